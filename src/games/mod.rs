@@ -1,0 +1,274 @@
+//! The games the service plays, behind one interface the HTTP layer uses:
+//! parse a client's position once, describe it, search it.
+//!
+//! Each game lives in its own module and owns its rules, notation,
+//! evaluation and any special machinery (solvers, threat search).
+
+pub mod notation;
+pub mod tictactoe;
+
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use crate::search::{self, Limits, Outcome, SearchResult, Workspace};
+
+/// A side. `X` moves first (black in gomoku and othello).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Player {
+    X = 0,
+    O = 1,
+}
+
+impl Player {
+    pub fn other(self) -> Self {
+        match self {
+            Player::X => Player::O,
+            Player::O => Player::X,
+        }
+    }
+
+    pub fn symbol(self) -> char {
+        match self {
+            Player::X => 'X',
+            Player::O => 'O',
+        }
+    }
+}
+
+/// A position as a client wrote it, before any game has read it.
+#[derive(Clone, Debug, Default)]
+pub struct PositionSpec {
+    /// Rows, top first: `.` empty, `X`, `O`.
+    pub board: Option<Vec<String>>,
+    /// Moves in notation from the start position.
+    pub moves: Option<Vec<String>>,
+    pub to_move: Option<Player>,
+    pub size: Option<u32>,
+    pub rules: Option<String>,
+}
+
+/// Why a client's position or request was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{detail}")]
+pub struct PositionError {
+    /// The request field at fault (`board`, `moves`, `to_move`, ...).
+    pub field: &'static str,
+    pub detail: String,
+}
+
+impl PositionError {
+    pub fn new(field: &'static str, detail: impl Into<String>) -> Self {
+        Self {
+            field,
+            detail: detail.into(),
+        }
+    }
+}
+
+/// A move as the API shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveView {
+    /// Row and column, 0-based from the top-left; `None` for a pass.
+    pub cell: Option<(usize, usize)>,
+    pub notation: String,
+}
+
+impl MoveView {
+    pub fn pass() -> Self {
+        Self {
+            cell: None,
+            notation: "pass".to_owned(),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Ongoing,
+    Win,
+    Draw,
+}
+
+/// What `/v1/position` reports about a valid position.
+#[derive(Clone, Debug)]
+pub struct PositionReport {
+    pub to_move: Player,
+    pub status: Status,
+    pub winner: Option<Player>,
+    /// The cells of the winning line, in notation.
+    pub winning_line: Vec<String>,
+    /// Legal moves for the side to move (empty once the game is over).
+    pub legal_moves: Vec<String>,
+    /// Points where black may not play (renju only).
+    pub forbidden: Vec<String>,
+    pub board: Vec<String>,
+}
+
+/// A proven result as the API shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProvenView {
+    pub result: Outcome,
+    pub plies: u32,
+    /// Othello: the exact final disc difference for the side to move.
+    pub disc_diff: Option<i32>,
+}
+
+/// Why a search ended, as the API shows it.
+pub use crate::search::Stopped;
+
+/// The answer of one search.
+#[derive(Clone, Debug)]
+pub struct SearchReport {
+    pub best_move: MoveView,
+    pub score: i32,
+    pub proven: Option<ProvenView>,
+    pub depth: u32,
+    pub nodes: u64,
+    pub time_ms: u64,
+    pub pv: Vec<String>,
+    pub stopped: Stopped,
+    pub to_move: Player,
+}
+
+/// What `/v1/games` says about a game.
+#[derive(Clone, Debug)]
+pub struct GameInfo {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub sizes: Vec<u32>,
+    pub default_size: u32,
+    pub rules: Vec<&'static str>,
+    pub default_rules: Option<&'static str>,
+    pub default_depth: u32,
+    pub max_depth: u32,
+    /// The time budget when a request names none.
+    pub default_time_ms: u64,
+    pub notation: &'static str,
+    pub start: Vec<String>,
+}
+
+/// The games, by their API name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameKind {
+    TicTacToe,
+}
+
+impl GameKind {
+    pub const ALL: [GameKind; 1] = [GameKind::TicTacToe];
+
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|g| g.name() == name)
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::TicTacToe => "tictactoe",
+        }
+    }
+
+    pub fn info(self) -> GameInfo {
+        match self {
+            GameKind::TicTacToe => tictactoe::info(),
+        }
+    }
+
+    /// Reads and validates a client's position. A finished game is valid
+    /// here; searching one is refused by [`Position::check_ongoing`].
+    pub fn parse(self, spec: &PositionSpec) -> Result<Position, PositionError> {
+        match self {
+            GameKind::TicTacToe => tictactoe::parse(spec).map(Position::TicTacToe),
+        }
+    }
+}
+
+/// A validated position of any game.
+#[derive(Clone, Debug)]
+pub enum Position {
+    TicTacToe(tictactoe::TicTacToe),
+}
+
+impl Position {
+    pub fn describe(&self) -> PositionReport {
+        match self {
+            Position::TicTacToe(p) => tictactoe::describe(p),
+        }
+    }
+
+    /// Refuses positions where the game is already over.
+    pub fn check_ongoing(&self) -> Result<(), PositionError> {
+        let report = self.describe();
+        match report.status {
+            Status::Ongoing => Ok(()),
+            Status::Win => Err(PositionError::new(
+                "board",
+                format!(
+                    "the game is over: {} has won, there is nothing to search",
+                    report.winner.map_or('?', Player::symbol)
+                ),
+            )),
+            Status::Draw => Err(PositionError::new(
+                "board",
+                "the game is over (a draw), there is nothing to search",
+            )),
+        }
+    }
+
+    /// Runs the search on the calling thread.
+    pub fn search(&self, limits: &Limits, ws: &mut Workspace) -> SearchReport {
+        match self {
+            Position::TicTacToe(p) => generic_search(p, limits, ws),
+        }
+    }
+}
+
+/// A game that maps its moves to the API's cells.
+pub trait CellMoves: search::Game {
+    fn cell(mv: Self::Move) -> Option<(usize, usize)>;
+}
+
+/// Runs the generic alpha-beta core and renders its result.
+pub fn generic_search<G: CellMoves>(pos: &G, limits: &Limits, ws: &mut Workspace) -> SearchReport {
+    let start = Instant::now();
+    let result: SearchResult<G::Move> = search::search(pos, limits, ws);
+    let time_ms = search::elapsed_ms(start);
+    let best = result
+        .best_move
+        .expect("an ongoing position has a legal move");
+    let mut replay = pos.clone();
+    let pv = result
+        .pv
+        .iter()
+        .map(|&mv| {
+            let text = replay.notation(mv);
+            replay.play(mv);
+            text
+        })
+        .collect();
+    SearchReport {
+        best_move: MoveView {
+            cell: G::cell(best),
+            notation: pos.notation(best),
+        },
+        score: result.score,
+        proven: result.proof.map(|p| ProvenView {
+            result: p.outcome,
+            plies: p.plies,
+            disc_diff: None,
+        }),
+        depth: result.depth,
+        nodes: result.nodes,
+        time_ms,
+        pv,
+        stopped: result.stopped,
+        to_move: pos.side_to_move(),
+    }
+}
+
+/// The error for a request that gives both or neither of `board` and `moves`.
+pub fn board_xor_moves() -> PositionError {
+    PositionError::new(
+        "board",
+        "give exactly one of `board` (rows, top first) or `moves` (a list of moves from the start)",
+    )
+}

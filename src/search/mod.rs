@@ -1,0 +1,393 @@
+//! Game-agnostic search: negamax alpha-beta with principal variation
+//! search, iterative deepening, a transposition table, killer and history
+//! move ordering, and proven results that carry their distance in plies.
+
+mod game;
+mod limits;
+mod tt;
+mod workspace;
+
+pub use game::{Game, Terminal};
+pub use limits::{Limits, StopFlag, Stopped};
+pub use tt::{Bound, Hit, TranspositionTable};
+pub use workspace::Workspace;
+
+use std::time::Instant;
+
+/// The score of a win on the spot; a win in `p` plies scores `WIN - p`.
+pub const WIN: i32 = 100_000;
+/// Scores beyond this are proven wins or losses.
+pub const WIN_THRESHOLD: i32 = WIN - 1_000;
+/// Heuristic evaluations are clamped to this magnitude.
+pub const EVAL_LIMIT: i32 = 50_000;
+/// Encoded moves are below this (it sizes the history table).
+pub const MOVE_SPACE: usize = 1024;
+
+const INFINITY: i32 = WIN + 1;
+const MAX_PLY: usize = 128;
+/// Deadline and stop flag are polled once per this many nodes.
+const POLL_INTERVAL: u64 = 1024;
+
+/// A search result proven exact.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Proof {
+    pub outcome: Outcome,
+    /// Plies to the end of the game under perfect play (winner hurrying,
+    /// loser delaying).
+    pub plies: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Win,
+    Draw,
+    Loss,
+}
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub struct SearchResult<M> {
+    pub best_move: Option<M>,
+    /// The side to move's view: `WIN - p` for a win in `p` plies, the
+    /// negation for a loss, otherwise a heuristic in `±EVAL_LIMIT`.
+    pub score: i32,
+    pub proof: Option<Proof>,
+    /// The last completed iteration.
+    pub depth: u32,
+    /// Every position the search entered, root and leaves included.
+    pub nodes: u64,
+    pub pv: Vec<M>,
+    pub stopped: Stopped,
+}
+
+/// Reads a score as a proof, if it is a proven win or loss.
+pub fn proof_from_score(score: i32) -> Option<Proof> {
+    if score >= WIN_THRESHOLD {
+        Some(Proof {
+            outcome: Outcome::Win,
+            plies: (WIN - score) as u32,
+        })
+    } else if score <= -WIN_THRESHOLD {
+        Some(Proof {
+            outcome: Outcome::Loss,
+            plies: (WIN + score) as u32,
+        })
+    } else {
+        None
+    }
+}
+
+/// Searches `root` by iterative deepening until a limit is reached or the
+/// result is proven. The first iteration always completes (unless stopped
+/// from outside), so a legal move comes back whenever one exists.
+pub fn search<G: Game>(root: &G, limits: &Limits, ws: &mut Workspace) -> SearchResult<G::Move> {
+    ws.tt.new_search();
+    let mut searcher = Searcher::<G> {
+        tt: &mut ws.tt,
+        limits,
+        nodes: 0,
+        aborted: false,
+        checking_deadline: false,
+        killers: [[None; 2]; MAX_PLY],
+        history: vec![0; 2 * MOVE_SPACE],
+        move_bufs: (0..MAX_PLY).map(|_| Vec::new()).collect(),
+        scored_bufs: (0..MAX_PLY).map(|_| Vec::new()).collect(),
+        pv_table: vec![Vec::new(); MAX_PLY + 1],
+    };
+    let mut pos = root.clone();
+    let mut result = SearchResult {
+        best_move: None,
+        score: 0,
+        proof: None,
+        depth: 0,
+        nodes: 0,
+        pv: Vec::new(),
+        stopped: Stopped::Depth,
+    };
+    if let Some(t) = pos.terminal() {
+        result.score = terminal_score(t, 0);
+        result.nodes = 1;
+        result.proof = Some(Proof {
+            outcome: match t {
+                Terminal::Win => Outcome::Win,
+                Terminal::Loss => Outcome::Loss,
+                Terminal::Draw => Outcome::Draw,
+            },
+            plies: 0,
+        });
+        result.stopped = Stopped::Proven;
+        return result;
+    }
+    let max_depth = limits.depth.clamp(1, MAX_PLY as u32 - 1);
+    for depth in 1..=max_depth {
+        searcher.checking_deadline = depth > 1;
+        let score = searcher.negamax(&mut pos, depth, 0, -INFINITY, INFINITY);
+        if searcher.aborted {
+            result.stopped = Stopped::Time;
+            break;
+        }
+        result.depth = depth;
+        result.score = score;
+        result.pv = searcher.pv_table[0].clone();
+        result.best_move = result.pv.first().copied();
+        result.proof = proof_from_score(score);
+        if result.proof.is_none() && root.remaining_plies().is_some_and(|r| depth >= r) {
+            result.proof = Some(Proof {
+                outcome: match score.signum() {
+                    1 => Outcome::Win,
+                    -1 => Outcome::Loss,
+                    _ => Outcome::Draw,
+                },
+                plies: root.remaining_plies().unwrap_or(0),
+            });
+        }
+        if result.proof.is_some() {
+            result.stopped = Stopped::Proven;
+            break;
+        }
+        if depth < max_depth && limits.expired() {
+            result.stopped = Stopped::Time;
+            break;
+        }
+    }
+    result.nodes = searcher.nodes;
+    if result.best_move.is_none() {
+        // Stopped before the first iteration finished: any legal move.
+        let mut moves = Vec::new();
+        pos.generate_moves(&mut moves);
+        result.best_move = moves.first().copied();
+        result.pv = result.best_move.into_iter().collect();
+    }
+    result
+}
+
+fn terminal_score(t: Terminal, ply: usize) -> i32 {
+    match t {
+        Terminal::Win => WIN - ply as i32,
+        Terminal::Loss => -(WIN - ply as i32),
+        Terminal::Draw => 0,
+    }
+}
+
+/// Mate scores are stored relative to the node, not the root.
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= WIN_THRESHOLD {
+        score + ply as i32
+    } else if score <= -WIN_THRESHOLD {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= WIN_THRESHOLD {
+        score - ply as i32
+    } else if score <= -WIN_THRESHOLD {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+struct Searcher<'a, G: Game> {
+    tt: &'a mut TranspositionTable,
+    limits: &'a Limits,
+    nodes: u64,
+    aborted: bool,
+    /// The first iteration ignores the deadline so that a move always exists.
+    checking_deadline: bool,
+    killers: [[Option<u16>; 2]; MAX_PLY],
+    history: Vec<i32>,
+    move_bufs: Vec<Vec<G::Move>>,
+    scored_bufs: Vec<Vec<(i32, G::Move)>>,
+    pv_table: Vec<Vec<G::Move>>,
+}
+
+impl<G: Game> Searcher<'_, G> {
+    fn poll(&mut self) {
+        if self.nodes % POLL_INTERVAL == 0 {
+            let stop = if self.checking_deadline {
+                self.limits.expired()
+            } else {
+                self.limits.stop.is_stopped()
+            };
+            self.aborted |= stop;
+        }
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &mut G,
+        depth: u32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> i32 {
+        self.nodes += 1;
+        self.pv_table[ply].clear();
+        self.poll();
+        if self.aborted {
+            return 0;
+        }
+        if let Some(t) = pos.terminal() {
+            return terminal_score(t, ply);
+        }
+        if depth == 0 || ply >= MAX_PLY - 1 {
+            return pos.evaluate().clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        }
+
+        // Mate-distance pruning: no line from here beats a win on the next move.
+        let best_possible = WIN - ply as i32 - 1;
+        if best_possible < beta {
+            beta = best_possible;
+            if alpha >= beta {
+                return beta;
+            }
+        }
+
+        let key = pos.hash();
+        let mut tt_move = None;
+        if let Some(hit) = self.tt.probe(key) {
+            tt_move = hit.mv;
+            if ply > 0 && u32::from(hit.depth) >= depth {
+                let score = from_tt(hit.score, ply);
+                let cutoff = match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cutoff {
+                    return score;
+                }
+            }
+        }
+
+        let mut moves = std::mem::take(&mut self.move_bufs[ply]);
+        let mut scored = std::mem::take(&mut self.scored_bufs[ply]);
+        moves.clear();
+        pos.generate_moves(&mut moves);
+        self.order(pos, &moves, &mut scored, tt_move, ply);
+
+        let alpha_orig = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move = None;
+        for (i, &(_, mv)) in scored.iter().enumerate() {
+            pos.play(mv);
+            let score = if i == 0 {
+                -self.negamax(pos, depth - 1, ply + 1, -beta, -alpha)
+            } else {
+                let probe = -self.negamax(pos, depth - 1, ply + 1, -alpha - 1, -alpha);
+                if probe > alpha && probe < beta && !self.aborted {
+                    -self.negamax(pos, depth - 1, ply + 1, -beta, -alpha)
+                } else {
+                    probe
+                }
+            };
+            pos.undo(mv);
+            if self.aborted {
+                break;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = Some(mv);
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv_table.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(mv);
+                    head[ply].extend_from_slice(&tail[0]);
+                }
+            }
+            if alpha >= beta {
+                let code = G::encode(mv);
+                if Some(code) != self.killers[ply][0] {
+                    self.killers[ply][1] = self.killers[ply][0];
+                    self.killers[ply][0] = Some(code);
+                }
+                let side = pos.side_to_move() as usize;
+                self.history[side * MOVE_SPACE + code as usize] += (depth * depth) as i32;
+                break;
+            }
+        }
+        self.move_bufs[ply] = moves;
+        self.scored_bufs[ply] = scored;
+        if self.aborted {
+            return 0;
+        }
+
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_move = (bound != Bound::Upper)
+            .then(|| best_move.map(G::encode))
+            .flatten();
+        self.tt.store(
+            key,
+            depth.min(255) as u8,
+            to_tt(best_score, ply),
+            bound,
+            stored_move,
+        );
+        best_score
+    }
+
+    /// Orders moves: the table's move, then killers, then the game's hint
+    /// plus history.
+    fn order(
+        &self,
+        pos: &G,
+        moves: &[G::Move],
+        scored: &mut Vec<(i32, G::Move)>,
+        tt_move: Option<u16>,
+        ply: usize,
+    ) {
+        let side = pos.side_to_move() as usize;
+        scored.clear();
+        scored.extend(moves.iter().map(|&mv| {
+            let code = G::encode(mv);
+            let score = if Some(code) == tt_move {
+                i32::MAX
+            } else if Some(code) == self.killers[ply][0] {
+                i32::MAX - 1
+            } else if Some(code) == self.killers[ply][1] {
+                i32::MAX - 2
+            } else {
+                pos.order_hint(mv)
+                    .saturating_add(self.history[side * MOVE_SPACE + code as usize])
+            };
+            (score, mv)
+        }));
+        // Stable, so equal scores keep the game's generation order.
+        scored.sort_by(|a, b| b.0.cmp(&a.0));
+    }
+}
+
+/// Plain minimax to a fixed depth, with no pruning and no table: the oracle
+/// the pruned search is tested against. Scores use the same convention.
+pub fn minimax<G: Game>(pos: &mut G, depth: u32, ply: usize) -> i32 {
+    if let Some(t) = pos.terminal() {
+        return terminal_score(t, ply);
+    }
+    if depth == 0 {
+        return pos.evaluate().clamp(-EVAL_LIMIT, EVAL_LIMIT);
+    }
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    let mut best = -INFINITY;
+    for mv in moves {
+        pos.play(mv);
+        best = best.max(-minimax(pos, depth - 1, ply + 1));
+        pos.undo(mv);
+    }
+    best
+}
+
+/// Elapsed milliseconds since `start`, for reports.
+pub fn elapsed_ms(start: Instant) -> u64 {
+    start.elapsed().as_millis() as u64
+}
