@@ -1,5 +1,11 @@
 //! gameai: a game-AI service. Clients send a position; a bounded pool of
 //! workers searches it with alpha-beta and the best move comes back.
 
+pub mod config;
 pub mod games;
+pub mod http;
+pub mod pool;
 pub mod search;
+
+pub use config::Config;
+pub use http::{AppState, app, openapi_yaml};

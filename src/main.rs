@@ -1,1 +1,88 @@
-fn main() {}
+//! The `gameai` binary: read config, start tracing, serve, shut down gracefully.
+
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use clap::Parser;
+use gameai::config::{Config, LogFormat};
+use gameai::{AppState, app};
+use tokio::net::TcpListener;
+use tracing_subscriber::EnvFilter;
+
+#[tokio::main]
+async fn main() -> std::io::Result<()> {
+    let config = Config::parse();
+    init_tracing(config.log);
+
+    let state = AppState::new(config.clone());
+    let listener = TcpListener::bind(config.addr).await?;
+    tracing::info!(
+        addr = %listener.local_addr()?,
+        workers = state.pool.workers(),
+        queue = config.queue,
+        "gameai listening"
+    );
+
+    let (signalled_tx, signalled_rx) = tokio::sync::watch::channel(false);
+    let server = axum::serve(listener, app(state.clone())).with_graceful_shutdown({
+        let state = state.clone();
+        async move {
+            shutdown_signal().await;
+            tracing::info!("shutting down: finishing in-flight requests");
+            state.shutting_down.store(true, Ordering::Relaxed);
+            let _ = signalled_tx.send(true);
+        }
+    });
+    let grace = Duration::from_millis(config.shutdown_grace_ms);
+    let overrun = async move {
+        let mut signalled = signalled_rx;
+        let _ = signalled.wait_for(|&s| s).await;
+        tokio::time::sleep(grace).await;
+    };
+    let mut server = std::pin::pin!(server.into_future());
+    tokio::select! {
+        served = &mut server => served?,
+        () = overrun => {
+            // Stopped searches answer from their last completed depth; give
+            // those answers a moment to go out.
+            tracing::warn!("grace period over: stopping the searches still running");
+            state.pool.stop_all();
+            if let Ok(served) = tokio::time::timeout(Duration::from_secs(2), server).await {
+                served?;
+            }
+        }
+    }
+    state.pool.close();
+    tracing::info!("stopped");
+    Ok(())
+}
+
+fn init_tracing(format: LogFormat) {
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt().with_env_filter(filter);
+    match format {
+        LogFormat::Pretty => builder.init(),
+        LogFormat::Json => builder.json().flatten_event(true).init(),
+    }
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+}

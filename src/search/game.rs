@@ -22,6 +22,11 @@ pub enum Terminal {
 pub trait Game: Clone + Send + 'static {
     type Move: Copy + Eq + Debug + Send;
 
+    /// When the game must end within this many plies, the search skips the
+    /// shallow iterations and searches to the end at once (which also ignores
+    /// the deadline, so keep it to trees that take microseconds).
+    const DIRECT_SOLVE_PLIES: u32 = 0;
+
     fn side_to_move(&self) -> Player;
 
     /// Appends every legal move to `moves` (which arrives empty). Called
@@ -45,6 +50,13 @@ pub trait Game: Clone + Send + 'static {
     /// Packs a move into the transposition table's 16 bits; must be
     /// below `search::MOVE_SPACE` so it can index the history table.
     fn encode(mv: Self::Move) -> u16;
+
+    /// A move that wins on the spot, if the side to move has one. The search
+    /// then scores the node without entering the child: a win in one ply is
+    /// the best any line can do.
+    fn immediate_win(&self) -> Option<Self::Move> {
+        None
+    }
 
     /// A cheap prior for move ordering: higher is searched first.
     fn order_hint(&self, _mv: Self::Move) -> i32 {

@@ -4,21 +4,38 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-/// A flag that asks a running search to stop. Cloned handles share it.
+/// A flag that asks a running search to stop. Cloned handles share it; a
+/// child flag also stops when its parent does (one request's search, under
+/// the whole pool's shutdown).
 #[derive(Clone, Debug, Default)]
-pub struct StopFlag(Arc<AtomicBool>);
+pub struct StopFlag {
+    own: Arc<AtomicBool>,
+    parent: Option<Arc<AtomicBool>>,
+}
 
 impl StopFlag {
     pub fn new() -> Self {
         Self::default()
     }
 
+    /// A new flag that is also raised whenever `self` is.
+    pub fn child(&self) -> Self {
+        Self {
+            own: Arc::default(),
+            parent: Some(Arc::clone(&self.own)),
+        }
+    }
+
     pub fn stop(&self) {
-        self.0.store(true, Ordering::Relaxed);
+        self.own.store(true, Ordering::Relaxed);
     }
 
     pub fn is_stopped(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
+        self.own.load(Ordering::Relaxed)
+            || self
+                .parent
+                .as_ref()
+                .is_some_and(|p| p.load(Ordering::Relaxed))
     }
 }
 

@@ -119,8 +119,14 @@ pub fn search<G: Game>(root: &G, limits: &Limits, ws: &mut Workspace) -> SearchR
         return result;
     }
     let max_depth = limits.depth.clamp(1, MAX_PLY as u32 - 1);
-    for depth in 1..=max_depth {
-        searcher.checking_deadline = depth > 1;
+    // Iterative deepening pays for itself in time control and ordering, but
+    // a tree the game calls small is cheaper solved in one pass.
+    let first = match root.remaining_plies() {
+        Some(r) if r <= G::DIRECT_SOLVE_PLIES => max_depth.min(r.max(1)),
+        _ => 1,
+    };
+    for depth in first..=max_depth {
+        searcher.checking_deadline = depth > first;
         let score = searcher.negamax(&mut pos, depth, 0, -INFINITY, INFINITY);
         if searcher.aborted {
             result.stopped = Stopped::Time;
@@ -237,6 +243,11 @@ impl<G: Game> Searcher<'_, G> {
             return pos.evaluate().clamp(-EVAL_LIMIT, EVAL_LIMIT);
         }
 
+        if let Some(mv) = pos.immediate_win() {
+            self.pv_table[ply].push(mv);
+            return WIN - ply as i32 - 1;
+        }
+
         // Mate-distance pruning: no line from here beats a win on the next move.
         let best_possible = WIN - ply as i32 - 1;
         if best_possible < beta {
@@ -250,7 +261,9 @@ impl<G: Game> Searcher<'_, G> {
         let mut tt_move = None;
         if let Some(hit) = self.tt.probe(key) {
             tt_move = hit.mv;
-            if ply > 0 && u32::from(hit.depth) >= depth {
+            // No cut-offs on the principal variation, so it comes back whole.
+            let pv_node = beta - alpha > 1;
+            if ply > 0 && !pv_node && u32::from(hit.depth) >= depth {
                 let score = from_tt(hit.score, ply);
                 let cutoff = match hit.bound {
                     Bound::Exact => true,
@@ -363,7 +376,7 @@ impl<G: Game> Searcher<'_, G> {
             (score, mv)
         }));
         // Stable, so equal scores keep the game's generation order.
-        scored.sort_by(|a, b| b.0.cmp(&a.0));
+        scored.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
     }
 }
 

@@ -1,0 +1,74 @@
+//! Liveness, readiness and the OpenAPI document.
+
+use std::sync::atomic::Ordering;
+
+use axum::extract::State;
+use axum::http::{StatusCode, header};
+use axum::response::IntoResponse;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::types::HealthResponse;
+use super::{AppState, Json};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(check_health))
+        .routes(routes!(check_ready))
+        .routes(routes!(serve_openapi))
+}
+
+/// Liveness: the process answers.
+#[utoipa::path(
+    get,
+    path = "/healthz",
+    tag = "operations",
+    responses((status = 200, description = "The process is alive", body = HealthResponse))
+)]
+async fn check_health() -> Json<HealthResponse> {
+    Json(HealthResponse {
+        status: "ok".to_owned(),
+    })
+}
+
+/// Readiness: the service takes work (false once shutting down).
+#[utoipa::path(
+    get,
+    path = "/readyz",
+    tag = "operations",
+    responses(
+        (status = 200, description = "Ready for traffic", body = HealthResponse),
+        (status = 503, description = "Shutting down; send traffic elsewhere", body = HealthResponse),
+    )
+)]
+async fn check_ready(State(state): State<AppState>) -> (StatusCode, Json<HealthResponse>) {
+    if state.shutting_down.load(Ordering::Relaxed) {
+        (
+            StatusCode::SERVICE_UNAVAILABLE,
+            Json(HealthResponse {
+                status: "not ready".to_owned(),
+            }),
+        )
+    } else {
+        (
+            StatusCode::OK,
+            Json(HealthResponse {
+                status: "ok".to_owned(),
+            }),
+        )
+    }
+}
+
+/// This API's OpenAPI 3.1 document.
+#[utoipa::path(
+    get,
+    path = "/openapi.yaml",
+    tag = "operations",
+    responses((status = 200, description = "The OpenAPI document", content_type = "application/yaml", body = String))
+)]
+async fn serve_openapi(State(state): State<AppState>) -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "application/yaml")],
+        state.openapi_yaml.to_string(),
+    )
+}

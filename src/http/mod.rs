@@ -1,0 +1,199 @@
+//! The HTTP layer: routes, request and response bodies, problem+json errors
+//! and the middleware around them. It turns JSON into typed positions at the
+//! edge and never sees a bitboard.
+
+mod error;
+mod health;
+mod positions;
+pub mod types;
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use axum::extract::{DefaultBodyLimit, FromRequest};
+use axum::http::{HeaderValue, Method, Request, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::{Router, middleware};
+use tower::ServiceBuilder;
+use tower_http::LatencyUnit;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::cors::{AllowOrigin, CorsLayer};
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::timeout::TimeoutLayer;
+use tower_http::trace::{DefaultOnResponse, TraceLayer};
+use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
+
+pub use error::{ApiError, FieldProblem, Problem};
+
+use crate::config::Config;
+use crate::pool::Pool;
+
+/// JSON in and out, with rejections rendered as problem+json.
+#[derive(FromRequest)]
+#[from_request(via(axum::Json), rejection(ApiError))]
+pub struct Json<T>(pub T);
+
+impl<T: serde::Serialize> IntoResponse for Json<T> {
+    fn into_response(self) -> Response {
+        axum::Json(self.0).into_response()
+    }
+}
+
+/// Handles shared by every request.
+#[derive(Clone)]
+pub struct AppState {
+    pub config: Arc<Config>,
+    pub pool: Pool,
+    /// Raised on SIGTERM: readiness turns false.
+    pub shutting_down: Arc<AtomicBool>,
+    openapi_yaml: Arc<str>,
+}
+
+impl AppState {
+    pub fn new(config: Config) -> Self {
+        let pool = Pool::new(
+            config.worker_count(),
+            config.queue,
+            (config.tt_mb as usize) << 20,
+        );
+        Self::with_pool(config, pool)
+    }
+
+    /// State around an existing pool (tests hold its workers).
+    pub fn with_pool(config: Config, pool: Pool) -> Self {
+        Self {
+            config: Arc::new(config),
+            pool,
+            shutting_down: Arc::default(),
+            openapi_yaml: openapi_yaml().into(),
+        }
+    }
+}
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "gameai",
+        description = "A game-AI service: send a position, get the best move. Tic-tac-toe, Connect Four, gomoku and othello.",
+        license(name = "MIT", identifier = "MIT")
+    ),
+    tags(
+        (name = "search", description = "Positions, searches and games"),
+        (name = "operations", description = "Health, readiness and this document"),
+    )
+)]
+struct ApiDoc;
+
+fn api_router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .merge(positions::router())
+        .merge(health::router())
+}
+
+/// The OpenAPI document the server serves, as YAML.
+pub fn openapi_yaml() -> String {
+    let (_, mut api) = api_router().split_for_parts();
+    api.info.version = env!("CARGO_PKG_VERSION").to_owned();
+    api.to_yaml().expect("the OpenAPI document serialises")
+}
+
+/// The whole application: routes, state and middleware.
+pub fn app(state: AppState) -> Router {
+    let config = Arc::clone(&state.config);
+    let (routes, _) = api_router().split_for_parts();
+    // Requests may wait for a worker before searching for up to the cap.
+    let request_timeout =
+        Duration::from_millis(config.max_time_ms.saturating_mul(2).saturating_add(30_000));
+
+    // Outermost first: every request gets an id, then a span that logs it,
+    // the id is echoed back, panics become 500s, bare error statuses from
+    // lower layers become problem+json, then CORS and the overall timeout.
+    let middleware = ServiceBuilder::new()
+        .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))
+        .layer(
+            TraceLayer::new_for_http().make_span_with(|request: &Request<_>| {
+                let id = request
+                    .headers()
+                    .get("x-request-id")
+                    .and_then(|v| v.to_str().ok())
+                    .unwrap_or("-");
+                tracing::info_span!("request", method = %request.method(), path = %request.uri().path(), request_id = %id)
+            })
+            .on_response(DefaultOnResponse::new().level(tracing::Level::INFO).latency_unit(LatencyUnit::Millis)),
+        )
+        .layer(PropagateRequestIdLayer::x_request_id())
+        .layer(CatchPanicLayer::custom(|_| {
+            ApiError::Internal("a handler panicked".to_owned()).into_response()
+        }))
+        .layer(middleware::map_response(problem_for_bare_errors))
+        .layer(cors(&config.cors_origins))
+        .layer(TimeoutLayer::with_status_code(StatusCode::SERVICE_UNAVAILABLE, request_timeout));
+
+    routes
+        .fallback(route_not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(config.max_body_bytes))
+        .layer(middleware)
+        .with_state(state)
+}
+
+fn cors(origins: &[String]) -> CorsLayer {
+    let allow = if origins.iter().any(|o| o.trim() == "*") {
+        AllowOrigin::any()
+    } else {
+        AllowOrigin::list(
+            origins
+                .iter()
+                .filter_map(|o| HeaderValue::from_str(o.trim()).ok()),
+        )
+    };
+    CorsLayer::new()
+        .allow_origin(allow)
+        .allow_methods([Method::GET, Method::POST, Method::DELETE, Method::OPTIONS])
+        .allow_headers([header::CONTENT_TYPE, header::AUTHORIZATION])
+        .expose_headers([header::RETRY_AFTER, header::LOCATION])
+}
+
+async fn route_not_found(request: Request<axum::body::Body>) -> ApiError {
+    ApiError::NotFound(format!(
+        "no route for {} {}",
+        request.method(),
+        request.uri().path()
+    ))
+}
+
+async fn method_not_allowed(request: Request<axum::body::Body>) -> ApiError {
+    ApiError::MethodNotAllowed(format!(
+        "{} is not allowed on {}",
+        request.method(),
+        request.uri().path()
+    ))
+}
+
+/// Gives error responses that carry no body of ours (a timeout from a
+/// layer, say) a problem+json body, so clients see one error shape.
+async fn problem_for_bare_errors(response: Response) -> Response {
+    let status = response.status();
+    let is_ours = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/problem+json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_ours {
+        return response;
+    }
+    let detail = match status {
+        StatusCode::SERVICE_UNAVAILABLE => {
+            "the request took too long waiting for a search worker".to_owned()
+        }
+        _ => status.canonical_reason().unwrap_or("error").to_lowercase(),
+    };
+    let mut problem = error::problem_response(status, detail, Vec::new());
+    if let Some(retry) = response.headers().get(header::RETRY_AFTER) {
+        problem
+            .headers_mut()
+            .insert(header::RETRY_AFTER, retry.clone());
+    }
+    problem
+}

@@ -1,0 +1,137 @@
+//! The position routes: search a position, describe a position, list games.
+
+use std::time::{Duration, Instant};
+
+use axum::extract::State;
+use tracing::info;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::error::{ApiError, Problem, Result};
+use super::types::{
+    GamesResponse, PositionRequest, PositionResponse, SearchRequest, SearchResponse,
+};
+use super::{AppState, Json};
+use crate::games::{GameKind, Position};
+use crate::search::Limits;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(find_best_move))
+        .routes(routes!(describe_position))
+        .routes(routes!(list_games))
+}
+
+fn parse_position(request: PositionRequest) -> Result<(GameKind, Position)> {
+    let kind = GameKind::from_name(&request.game).ok_or_else(|| {
+        let known: Vec<_> = GameKind::ALL.iter().map(|g| g.name()).collect();
+        ApiError::invalid(
+            "game",
+            format!(
+                "unknown game {:?}; this server plays {}",
+                request.game,
+                known.join(", ")
+            ),
+        )
+    })?;
+    let position = kind.parse(&request.into_spec())?;
+    Ok((kind, position))
+}
+
+/// Checks `value` is within `1..=max`, or names the field and the range.
+fn in_range(field: &'static str, value: i64, max: u64) -> Result<u64> {
+    u64::try_from(value)
+        .ok()
+        .filter(|v| (1..=max).contains(v))
+        .ok_or_else(|| {
+            ApiError::invalid(
+                field,
+                format!("{field} must be between 1 and {max}, got {value}"),
+            )
+        })
+}
+
+/// Search a position for the best move.
+#[utoipa::path(
+    post,
+    path = "/v1/search",
+    tag = "search",
+    request_body = SearchRequest,
+    responses(
+        (status = 200, description = "The best move, its score and the search's figures", body = SearchResponse),
+        (status = 400, description = "Malformed JSON, wrong types or unknown fields", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is larger than the server accepts", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "The body is not JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A position that cannot exist, a finished game, or a value out of range", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "Every worker is busy and the queue is full; retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+async fn find_best_move(
+    State(state): State<AppState>,
+    Json(request): Json<SearchRequest>,
+) -> Result<Json<SearchResponse>> {
+    let (kind, position) = parse_position(request.position())?;
+    position.check_ongoing()?;
+    let info = kind.info();
+    let depth = match request.depth {
+        Some(d) => in_range("depth", d, u64::from(info.max_depth))? as u32,
+        None => info.default_depth,
+    };
+    let time_ms = match request.time_ms {
+        Some(t) => in_range("time_ms", t, state.config.max_time_ms)?,
+        None => info.default_time_ms.min(state.config.max_time_ms),
+    };
+    let report = state
+        .pool
+        .run(move |ws, stop| {
+            let limits = Limits {
+                depth,
+                deadline: Some(Instant::now() + Duration::from_millis(time_ms)),
+                stop: stop.clone(),
+            };
+            position.search(&limits, ws)
+        })
+        .await?;
+    info!(
+        search.game = kind.name(),
+        search.depth = report.depth,
+        search.nodes = report.nodes,
+        search.best_move = %report.best_move.notation,
+        duration_ms = report.time_ms,
+        "search done"
+    );
+    Ok(Json(report.into()))
+}
+
+/// Validate and describe a position without searching it.
+#[utoipa::path(
+    post,
+    path = "/v1/position",
+    tag = "search",
+    request_body = PositionRequest,
+    responses(
+        (status = 200, description = "The position: side to move, status, winner, legal moves", body = PositionResponse),
+        (status = 400, description = "Malformed JSON, wrong types or unknown fields", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is larger than the server accepts", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "The body is not JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A position that cannot exist", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+async fn describe_position(Json(request): Json<PositionRequest>) -> Result<Json<PositionResponse>> {
+    let (_, position) = parse_position(request)?;
+    Ok(Json(position.describe().into()))
+}
+
+/// List the games, their options and limits.
+#[utoipa::path(
+    get,
+    path = "/v1/games",
+    tag = "search",
+    responses((status = 200, description = "Every game the server plays", body = GamesResponse))
+)]
+async fn list_games(State(state): State<AppState>) -> Json<GamesResponse> {
+    Json(GamesResponse {
+        games: GameKind::ALL.into_iter().map(|g| g.info().into()).collect(),
+        max_time_ms: state.config.max_time_ms,
+    })
+}

@@ -1,0 +1,334 @@
+//! Request and response bodies of the position routes, as clients see them.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::games::{self, MoveView, Player, PositionReport, PositionSpec, SearchReport, Status};
+use crate::search::{Outcome, Stopped};
+
+/// A side: `X` moves first (black in gomoku and othello).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub enum Side {
+    X,
+    O,
+}
+
+impl From<Player> for Side {
+    fn from(p: Player) -> Self {
+        match p {
+            Player::X => Side::X,
+            Player::O => Side::O,
+        }
+    }
+}
+
+impl From<Side> for Player {
+    fn from(s: Side) -> Self {
+        match s {
+            Side::X => Player::X,
+            Side::O => Player::O,
+        }
+    }
+}
+
+/// Moves from the start position: a list (`["a1", "b2"]`), or one string
+/// split on spaces and commas (`"a1 b2"`; Connect Four's compact `"4453"`).
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(untagged)]
+pub enum Moves {
+    List(Vec<String>),
+    Text(String),
+}
+
+impl Moves {
+    fn into_list(self) -> Vec<String> {
+        match self {
+            Moves::List(list) => list,
+            Moves::Text(text) => text
+                .split(|c: char| c.is_whitespace() || c == ',')
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned)
+                .collect(),
+        }
+    }
+}
+
+/// A position: the game, and either `board` or `moves`.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PositionRequest {
+    /// The game's name, as `GET /v1/games` lists it.
+    #[schema(example = "tictactoe")]
+    pub game: String,
+    /// Rows, top row first: `.` empty, `X`, `O`.
+    #[schema(example = json!(["X.O", "...", "..."]))]
+    pub board: Option<Vec<String>>,
+    pub moves: Option<Moves>,
+    /// The side to move; derived from the stone counts where they decide it,
+    /// and then checked.
+    pub to_move: Option<Side>,
+    /// Board size, for games with several (gomoku: 15, 19, 20).
+    pub size: Option<u32>,
+    /// Rule variant, for games with several (gomoku: freestyle, standard, renju).
+    pub rules: Option<String>,
+}
+
+impl PositionRequest {
+    pub fn into_spec(self) -> PositionSpec {
+        PositionSpec {
+            board: self.board,
+            moves: self.moves.map(Moves::into_list),
+            to_move: self.to_move.map(Player::from),
+            size: self.size,
+            rules: self.rules,
+        }
+    }
+}
+
+/// A position to search, and how hard to search it.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SearchRequest {
+    /// The game's name, as `GET /v1/games` lists it.
+    #[schema(example = "tictactoe")]
+    pub game: String,
+    /// Rows, top row first: `.` empty, `X`, `O`.
+    #[schema(example = json!(["X.O", "...", "..."]))]
+    pub board: Option<Vec<String>>,
+    pub moves: Option<Moves>,
+    /// The side to move; derived from the stone counts where they decide it,
+    /// and then checked.
+    pub to_move: Option<Side>,
+    /// Board size, for games with several (gomoku: 15, 19, 20).
+    pub size: Option<u32>,
+    /// Rule variant, for games with several (gomoku: freestyle, standard, renju).
+    pub rules: Option<String>,
+    /// Deepest iteration in plies, from 1 to the game's `max_depth`
+    /// (default: the game's `default_depth`).
+    #[schema(minimum = 1, example = 9)]
+    pub depth: Option<i64>,
+    /// Time budget in milliseconds, from 1 to the server's cap
+    /// (default: the game's `default_time_ms`).
+    #[schema(minimum = 1)]
+    pub time_ms: Option<i64>,
+}
+
+impl SearchRequest {
+    /// Splits off the position part.
+    pub fn position(&self) -> PositionRequest {
+        PositionRequest {
+            game: self.game.clone(),
+            board: self.board.clone(),
+            moves: self.moves.clone(),
+            to_move: self.to_move,
+            size: self.size,
+            rules: self.rules.clone(),
+        }
+    }
+}
+
+/// A move. Othello's pass has no cell: `{"pass": true, "notation": "pass"}`.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct MoveBody {
+    /// 0-based from the top.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub row: Option<usize>,
+    /// 0-based from the left.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub col: Option<usize>,
+    /// `b3`, Connect Four's column `4`, or `pass`.
+    pub notation: String,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[schema(default = false)]
+    pub pass: bool,
+}
+
+impl From<MoveView> for MoveBody {
+    fn from(m: MoveView) -> Self {
+        Self {
+            row: m.cell.map(|c| c.0),
+            col: m.cell.map(|c| c.1),
+            pass: m.cell.is_none(),
+            notation: m.notation,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ResultKind {
+    Win,
+    Draw,
+    Loss,
+}
+
+/// A result proven under perfect play, from the side to move's view.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Proven {
+    pub result: ResultKind,
+    /// Plies to the end of the game, the winner hurrying and the loser delaying.
+    pub plies: u32,
+    /// Othello: the final disc difference for the side to move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub disc_diff: Option<i32>,
+}
+
+/// Why the search ended.
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum StopReason {
+    /// It completed the requested depth.
+    Depth,
+    /// The time budget ran out; the last completed depth answered.
+    Time,
+    /// The result is exact; searching deeper cannot change it.
+    Proven,
+}
+
+/// The search's answer.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct SearchResponse {
+    pub best_move: MoveBody,
+    /// The side to move's view. A proven win in `p` plies scores
+    /// `100000 - p`, a loss the negation; heuristic scores stay within ±50000.
+    pub score: i32,
+    pub proven: Option<Proven>,
+    /// The last completed iteration, in plies.
+    pub depth: u32,
+    /// Every position the search entered, root and leaves included.
+    pub nodes: u64,
+    pub time_ms: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// The expected line, best move first, in notation.
+    pub pv: Vec<String>,
+    pub stopped: StopReason,
+    pub to_move: Side,
+}
+
+impl From<SearchReport> for SearchResponse {
+    fn from(r: SearchReport) -> Self {
+        let nps = r.nodes.saturating_mul(1000) / r.time_ms.max(1);
+        Self {
+            best_move: r.best_move.into(),
+            score: r.score,
+            proven: r.proven.map(|p| Proven {
+                result: match p.result {
+                    Outcome::Win => ResultKind::Win,
+                    Outcome::Draw => ResultKind::Draw,
+                    Outcome::Loss => ResultKind::Loss,
+                },
+                plies: p.plies,
+                disc_diff: p.disc_diff,
+            }),
+            depth: r.depth,
+            nodes: r.nodes,
+            time_ms: r.time_ms,
+            nps,
+            pv: r.pv,
+            stopped: match r.stopped {
+                Stopped::Depth => StopReason::Depth,
+                Stopped::Time => StopReason::Time,
+                Stopped::Proven => StopReason::Proven,
+            },
+            to_move: r.to_move.into(),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum GameStatus {
+    Ongoing,
+    Win,
+    Draw,
+}
+
+/// A valid position, described.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct PositionResponse {
+    pub to_move: Side,
+    pub status: GameStatus,
+    pub winner: Option<Side>,
+    /// The cells of the winning line, in notation (empty unless won).
+    pub winning_line: Vec<String>,
+    /// Legal moves for the side to move, in notation (empty once over).
+    pub legal_moves: Vec<String>,
+    /// Renju: points where black may not play.
+    pub forbidden: Vec<String>,
+    /// The position as rows, top first.
+    pub board: Vec<String>,
+}
+
+impl From<PositionReport> for PositionResponse {
+    fn from(r: PositionReport) -> Self {
+        Self {
+            to_move: r.to_move.into(),
+            status: match r.status {
+                Status::Ongoing => GameStatus::Ongoing,
+                Status::Win => GameStatus::Win,
+                Status::Draw => GameStatus::Draw,
+            },
+            winner: r.winner.map(Side::from),
+            winning_line: r.winning_line,
+            legal_moves: r.legal_moves,
+            forbidden: r.forbidden,
+            board: r.board,
+        }
+    }
+}
+
+/// A game the service plays.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct GameBody {
+    /// The `game` value in requests.
+    pub name: String,
+    pub title: String,
+    /// Board sizes offered (`size` in requests).
+    pub sizes: Vec<u32>,
+    pub default_size: u32,
+    /// Rule variants offered (`rules` in requests).
+    pub rules: Vec<String>,
+    pub default_rules: Option<String>,
+    pub default_depth: u32,
+    pub max_depth: u32,
+    /// The time budget when a request names none, in milliseconds.
+    pub default_time_ms: u64,
+    /// How moves are written.
+    pub notation: String,
+    /// The start position, rows top first.
+    pub start: Vec<String>,
+}
+
+impl From<games::GameInfo> for GameBody {
+    fn from(g: games::GameInfo) -> Self {
+        Self {
+            name: g.name.to_owned(),
+            title: g.title.to_owned(),
+            sizes: g.sizes,
+            default_size: g.default_size,
+            rules: g.rules.into_iter().map(str::to_owned).collect(),
+            default_rules: g.default_rules.map(str::to_owned),
+            default_depth: g.default_depth,
+            max_depth: g.max_depth,
+            default_time_ms: g.default_time_ms,
+            notation: g.notation.to_owned(),
+            start: g.start,
+        }
+    }
+}
+
+/// The games, and the server's time cap.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct GamesResponse {
+    pub games: Vec<GameBody>,
+    /// No search runs longer than this, in milliseconds.
+    pub max_time_ms: u64,
+}
+
+/// Liveness or readiness.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct HealthResponse {
+    /// `ok`, or `not ready` while shutting down.
+    pub status: String,
+}

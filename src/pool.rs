@@ -1,0 +1,211 @@
+//! The bounded pool that runs searches off the async runtime.
+//!
+//! A fixed set of threads, each owning a [`Workspace`] (transposition
+//! tables) that lives across requests. In front sits a semaphore with room
+//! for every worker plus the queue: when it is full, [`Pool::run`] fails at
+//! once with [`PoolError::Overloaded`] rather than letting a queue grow.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
+use std::thread;
+
+use tokio::sync::{Semaphore, oneshot};
+
+use crate::search::{StopFlag, Workspace};
+
+type Job = Box<dyn FnOnce(&mut Workspace) + Send>;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PoolError {
+    #[error("every worker is busy and the queue is full")]
+    Overloaded,
+    #[error("the service is shutting down")]
+    ShuttingDown,
+    #[error("the search failed unexpectedly")]
+    Failed,
+}
+
+/// A handle to the pool; clones share it.
+#[derive(Clone)]
+pub struct Pool {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    jobs: Mutex<Option<mpsc::Sender<Job>>>,
+    slots: Arc<Semaphore>,
+    capacity: usize,
+    workers: usize,
+    busy: AtomicUsize,
+    /// Raised at shutdown: every running search sees it.
+    shutdown: StopFlag,
+}
+
+/// Raises the job's stop flag when the waiting request goes away.
+struct StopOnDrop(StopFlag);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.stop();
+    }
+}
+
+impl Pool {
+    /// Starts `workers` threads, each with a table of `tt_bytes`, and room
+    /// for `queue` searches waiting.
+    pub fn new(workers: usize, queue: usize, tt_bytes: usize) -> Self {
+        let workers = workers.max(1);
+        let (tx, rx) = mpsc::channel::<Job>();
+        let rx = Arc::new(Mutex::new(rx));
+        let inner = Arc::new(Inner {
+            jobs: Mutex::new(Some(tx)),
+            slots: Arc::new(Semaphore::new(workers + queue)),
+            capacity: workers + queue,
+            workers,
+            busy: AtomicUsize::new(0),
+            shutdown: StopFlag::new(),
+        });
+        for i in 0..workers {
+            let rx = Arc::clone(&rx);
+            thread::Builder::new()
+                .name(format!("search-{i}"))
+                .spawn(move || {
+                    let mut workspace = Workspace::new(tt_bytes);
+                    loop {
+                        // The lock is held only while waiting for the next job.
+                        let job = match rx.lock().map(|r| r.recv()) {
+                            Ok(Ok(job)) => job,
+                            _ => break,
+                        };
+                        job(&mut workspace);
+                    }
+                })
+                .expect("spawning a search worker");
+        }
+        Self { inner }
+    }
+
+    pub fn workers(&self) -> usize {
+        self.inner.workers
+    }
+
+    /// Workers running a search right now.
+    pub fn busy(&self) -> usize {
+        self.inner.busy.load(Ordering::Relaxed)
+    }
+
+    /// Searches admitted and not yet finished (running or waiting).
+    pub fn in_flight(&self) -> usize {
+        self.inner.capacity - self.inner.slots.available_permits()
+    }
+
+    /// Searches waiting for a worker.
+    pub fn queued(&self) -> usize {
+        self.in_flight().saturating_sub(self.busy())
+    }
+
+    /// Asks every running search to stop (at the end of a shutdown grace).
+    pub fn stop_all(&self) {
+        self.inner.shutdown.stop();
+    }
+
+    /// Runs `task` on a worker and waits for its answer. The task gets the
+    /// worker's workspace and a stop flag that is raised if this future is
+    /// dropped (the client went away) or the pool stops everything.
+    pub async fn run<T, F>(&self, task: F) -> Result<T, PoolError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Workspace, &StopFlag) -> T + Send + 'static,
+    {
+        let permit = Arc::clone(&self.inner.slots)
+            .try_acquire_owned()
+            .map_err(|_| PoolError::Overloaded)?;
+        let stop = self.inner.shutdown.child();
+        let _stop_on_drop = StopOnDrop(stop.clone());
+        let (tx, rx) = oneshot::channel();
+        let inner = Arc::clone(&self.inner);
+        let job: Job = Box::new(move |ws| {
+            let _permit = permit;
+            if stop.is_stopped() {
+                return; // Its client left while it waited.
+            }
+            inner.busy.fetch_add(1, Ordering::Relaxed);
+            let outcome = catch_unwind(AssertUnwindSafe(|| task(ws, &stop)));
+            inner.busy.fetch_sub(1, Ordering::Relaxed);
+            match outcome {
+                Ok(value) => {
+                    let _ = tx.send(value);
+                }
+                Err(_) => tracing::error!("a search panicked; its worker carries on"),
+            }
+        });
+        let sent = match self.inner.jobs.lock() {
+            Ok(guard) => guard.as_ref().is_some_and(|jobs| jobs.send(job).is_ok()),
+            Err(_) => false,
+        };
+        if !sent {
+            return Err(PoolError::ShuttingDown);
+        }
+        rx.await.map_err(|_| PoolError::Failed)
+    }
+
+    /// Stops accepting work; workers exit once the queue drains.
+    pub fn close(&self) {
+        if let Ok(mut jobs) = self.inner.jobs.lock() {
+            jobs.take();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    #[tokio::test]
+    async fn runs_work_and_sheds_beyond_capacity() {
+        let pool = Pool::new(1, 0, 1 << 16);
+        assert_eq!(pool.run(|_, _| 7).await, Ok(7));
+
+        let (hold_tx, hold_rx) = std::sync::mpsc::channel::<()>();
+        let running = tokio::spawn({
+            let pool = pool.clone();
+            async move { pool.run(move |_, _| hold_rx.recv().is_ok()).await }
+        });
+        while pool.busy() == 0 {
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        assert_eq!(pool.run(|_, _| ()).await, Err(PoolError::Overloaded));
+        hold_tx.send(()).unwrap();
+        assert_eq!(running.await.unwrap(), Ok(true));
+    }
+
+    #[tokio::test]
+    async fn a_dropped_request_stops_its_search() {
+        let pool = Pool::new(1, 0, 1 << 16);
+        let (seen_tx, seen_rx) = std::sync::mpsc::channel();
+        let search = pool.run(move |_, stop| {
+            while !stop.is_stopped() {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            let _ = seen_tx.send(());
+        });
+        // The client gives up: the request's future is dropped mid-search.
+        let gave_up = tokio::time::timeout(Duration::from_millis(50), search).await;
+        assert!(gave_up.is_err(), "{gave_up:?}");
+        seen_rx
+            .recv_timeout(Duration::from_secs(2))
+            .expect("the search saw its stop flag");
+        assert_eq!(pool.run(|_, _| 3).await, Ok(3), "the worker is free again");
+    }
+
+    #[tokio::test]
+    async fn a_panicking_search_fails_alone() {
+        let pool = Pool::new(1, 0, 1 << 16);
+        let failed = pool.run(|_, _| -> u8 { panic!("boom") }).await;
+        assert_eq!(failed, Err(PoolError::Failed));
+        assert_eq!(pool.run(|_, _| 1).await, Ok(1));
+    }
+}
