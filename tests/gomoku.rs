@@ -441,8 +441,8 @@ fn beats_the_seeds_ai() {
         let moves = strings(&opening["moves"]);
         let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
         for side in [Player::X, Player::O] {
-            let (result, record, _) =
-                seeds::play_game(15, Rules::Freestyle, &moves, side, 150, &mut ws);
+            let game = seeds::play_game(15, Rules::Freestyle, &moves, side, 150, &mut ws);
+            let (result, record) = (game.result, game.moves);
             assert_eq!(
                 result,
                 GameResult::EngineWon,

@@ -47,6 +47,37 @@ pub struct CellInfo {
     pub value: i32,
 }
 
+/// The cells of a rectangle of the board, row by row; holds no borrow,
+/// so a search can walk it while playing moves.
+#[derive(Clone, Copy, Debug)]
+pub struct Area {
+    row: usize,
+    col: usize,
+    c0: usize,
+    c1: usize,
+    r1: usize,
+    stride: usize,
+}
+
+impl Iterator for Area {
+    type Item = Cell;
+
+    #[inline]
+    fn next(&mut self) -> Option<Cell> {
+        if self.row > self.r1 {
+            return None;
+        }
+        let cell = (self.row + PAD) * self.stride + self.col + PAD;
+        if self.col == self.c1 {
+            self.col = self.c0;
+            self.row += 1;
+        } else {
+            self.col += 1;
+        }
+        Some(cell as Cell)
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 struct Undo {
     cell: Cell,
@@ -78,6 +109,10 @@ pub struct Board {
     side: Player,
     stones: usize,
     history: Vec<Undo>,
+    /// Rows and columns spanned by the stones (min row, max row, min col,
+    /// max col), and its earlier values for undo.
+    bounds: [usize; 4],
+    bounds_stack: Vec<[usize; 4]>,
     /// The board's cells in row-major order.
     pub interior: Vec<Cell>,
 }
@@ -143,6 +178,8 @@ impl Board {
             side: Player::X,
             stones: 0,
             history: Vec::with_capacity(size * size),
+            bounds: [usize::MAX, 0, usize::MAX, 0],
+            bounds_stack: Vec::with_capacity(size * size),
             interior: Vec::with_capacity(size * size),
         };
         for r in 0..size {
@@ -246,6 +283,32 @@ impl Board {
         self.near[cell as usize]
     }
 
+    /// The cells within `margin` of the stones' bounding box (the whole
+    /// board when it is empty): every cell whose patterns can be non-trivial
+    /// lies within four cells of a stone.
+    pub fn area(&self, margin: usize) -> Area {
+        let n = self.size - 1;
+        let [r0, r1, c0, c1] = if self.stones == 0 {
+            [0, n, 0, n]
+        } else {
+            let b = self.bounds;
+            [
+                b[0].saturating_sub(margin),
+                (b[1] + margin).min(n),
+                b[2].saturating_sub(margin),
+                (b[3] + margin).min(n),
+            ]
+        };
+        Area {
+            row: r0,
+            col: c0,
+            c0,
+            c1,
+            r1,
+            stride: self.stride,
+        }
+    }
+
     /// Sets the side to move (for boards set up stone by stone).
     pub fn set_side(&mut self, side: Player) {
         self.side = side;
@@ -283,6 +346,10 @@ impl Board {
     /// side to move (for setting up a drawn board).
     pub fn put(&mut self, cell: Cell, color: usize) {
         let code = color as u8 + 1;
+        self.bounds_stack.push(self.bounds);
+        let (r, c) = self.row_col(cell);
+        let b = &mut self.bounds;
+        *b = [b[0].min(r), b[1].max(r), b[2].min(c), b[3].max(c)];
         self.clear_info(cell);
         self.cells[cell as usize] = code;
         self.hash ^= zobrist()[color][cell as usize];
@@ -293,6 +360,9 @@ impl Board {
 
     fn remove(&mut self, cell: Cell, color: usize) {
         let code = color as u8 + 1;
+        if let Some(b) = self.bounds_stack.pop() {
+            self.bounds = b;
+        }
         self.cells[cell as usize] = EMPTY;
         self.hash ^= zobrist()[color][cell as usize];
         self.stones -= 1;
@@ -452,9 +522,7 @@ impl Board {
             return;
         }
         out.extend(
-            self.interior
-                .iter()
-                .copied()
+            self.area(4)
                 .filter(|&c| self.is_empty(c) && self.makes_win(c, color)),
         );
     }
@@ -464,9 +532,7 @@ impl Board {
         if self.flag_count(color, flag::FIVE) == 0 {
             return None;
         }
-        self.interior
-            .iter()
-            .copied()
+        self.area(4)
             .find(|&c| self.is_empty(c) && self.makes_win(c, color))
     }
 

@@ -16,7 +16,7 @@ pub(super) const MAX_PLY: usize = 96;
 const INF: i32 = WIN + 1;
 /// Fours a VCF at a leaf may use, and the nodes it may spend.
 const LEAF_VCF_FOURS: u32 = 8;
-const LEAF_VCF_NODES: u64 = 400;
+const LEAF_VCF_NODES: u64 = 120;
 /// Root VCF: fours and nodes when there is no deadline.
 const ROOT_VCF_FOURS: u32 = 40;
 const ROOT_VCF_NODES: u64 = 3_000_000;
@@ -198,8 +198,7 @@ impl<'a> Engine<'a> {
             }
         } else {
             let threatened = self.b.flag_count(opp, flag::OPEN_FOUR) > 0;
-            for i in 0..self.b.interior.len() {
-                let c = self.b.interior[i];
+            for c in self.b.area(4) {
                 if !self.b.is_empty(c) {
                     continue;
                 }
@@ -325,16 +324,16 @@ impl<'a> Engine<'a> {
         let alpha_orig = alpha;
         let mut best = -INF;
         let mut best_move = moves[0].1;
-        // Shallow nodes look at the best-ranked candidates only.
+        // Only the best-ranked candidates are searched; fewer near the leaves.
         let width = match depth {
-            1 => 10,
-            2 => 14,
-            3 => 18,
-            4 => 24,
-            _ => usize::MAX,
-        };
+            1 => 8,
+            2 => 10,
+            3 => 12,
+            4 => 16,
+            _ => 20,
+        } + if pv_node { 8 } else { 0 };
         for (i, &(_, mv)) in moves.iter().enumerate() {
-            if i >= width && !pv_node && best > -WIN_THRESHOLD {
+            if i >= width && best > -WIN_THRESHOLD {
                 break;
             }
             let forcing = {
@@ -348,7 +347,7 @@ impl<'a> Engine<'a> {
                 -self.pvs(new_depth, ply + 1, -beta, -alpha)
             } else {
                 let r = if depth >= 3 && i >= 3 && !forcing {
-                    1 + i32::from(i >= 8) + i32::from(depth >= 6 && i >= 16)
+                    (1 + i32::from(i >= 6) + i32::from(i >= 12)).min(depth - 2)
                 } else {
                     0
                 };
@@ -555,6 +554,12 @@ impl Engine<'_> {
                 result.pv = pv;
             }
             result.depth = depth;
+            if std::env::var_os("GOMOKU_TRACE").is_some() {
+                eprintln!(
+                    "depth {depth} nodes {} score {} best {}",
+                    self.nodes, result.score, result.best
+                );
+            }
             // Best first next time; the rest by this iteration's scores.
             let best = result.best;
             order.sort_by(|a, b| (b.1 == best).cmp(&(a.1 == best)).then(b.0.cmp(&a.0)));
@@ -630,7 +635,7 @@ pub fn search(pos: &Gomoku, limits: &Limits, ws: &mut Workspace) -> SearchReport
         return report(c, WIN - 1, 1, vec![c], Stopped::Proven, 1);
     }
     // 2. Our own VCF.
-    engine.start_phase(0.15, ROOT_VCF_NODES);
+    engine.start_phase(0.1, ROOT_VCF_NODES);
     let own_vcf = engine.root_vcf(me);
     engine.end_phase();
     if let Some((plies, first)) = own_vcf {
@@ -646,7 +651,7 @@ pub fn search(pos: &Gomoku, limits: &Limits, ws: &mut Workspace) -> SearchReport
         v
     };
     if opp_fours.is_empty() {
-        engine.start_phase(0.1, ROOT_VCF_NODES / 4);
+        engine.start_phase(0.08, ROOT_VCF_NODES / 4);
         let opp_vcf = engine.root_vcf(1 - me);
         if opp_vcf.is_some() && !engine.aborted {
             let defended = engine.vcf_defences(me, &legal);
@@ -658,13 +663,20 @@ pub fn search(pos: &Gomoku, limits: &Limits, ws: &mut Workspace) -> SearchReport
     }
     // 4. Our VCT, within a share of the budget.
     if !engine.aborted {
-        engine.start_phase(0.25, ROOT_VCT_NODES);
+        engine.start_phase(0.12, ROOT_VCT_NODES);
         let vct = engine.root_vct(me, ROOT_VCT_DEPTH);
         engine.end_phase();
         if let Some((plies, first, pv)) = vct {
             let nodes = engine.nodes;
             return report(first, WIN - plies as i32, 1, pv, Stopped::Proven, nodes);
         }
+    }
+    if std::env::var_os("GOMOKU_TRACE").is_some() {
+        eprintln!(
+            "threats done at {:?}, nodes {}",
+            start.elapsed(),
+            engine.nodes
+        );
     }
     // 5. Alpha-beta over the candidates (the root keeps every legal move
     // near the stones, or all of them on an empty board).

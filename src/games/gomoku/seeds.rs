@@ -113,9 +113,21 @@ pub enum GameResult {
     Draw,
 }
 
+/// A finished match game.
+#[derive(Clone, Debug)]
+pub struct MatchGame {
+    pub result: GameResult,
+    /// Every move in notation, the opening included.
+    pub moves: Vec<String>,
+    /// The engine's slowest move.
+    pub engine_slowest: Duration,
+    /// Time the seeds' AI spent, and its number of moves.
+    pub seeds_time: Duration,
+    pub seeds_moves: u32,
+}
+
 /// One game of the engine against the seeds' AI from an opening (moves in
 /// notation), the engine playing `engine_side` with `time_ms` per move.
-/// Returns the result, the moves played and the engine's slowest move.
 pub fn play_game(
     size: usize,
     rules: Rules,
@@ -123,47 +135,55 @@ pub fn play_game(
     engine_side: Player,
     time_ms: u64,
     ws: &mut Workspace,
-) -> (GameResult, Vec<String>, Duration) {
+) -> MatchGame {
     let mut pos = Gomoku::new(size, rules);
-    let mut record: Vec<String> = Vec::new();
+    let mut game = MatchGame {
+        result: GameResult::Draw,
+        moves: Vec::new(),
+        engine_slowest: Duration::ZERO,
+        seeds_time: Duration::ZERO,
+        seeds_moves: 0,
+    };
     for mv in opening {
         pos.play_notation(mv).expect("openings are legal");
-        record.push((*mv).to_owned());
+        game.moves.push((*mv).to_owned());
     }
-    let mut slowest = Duration::ZERO;
     loop {
         if let Some((winner, _)) = pos.winner() {
-            let r = if winner == engine_side {
+            game.result = if winner == engine_side {
                 GameResult::EngineWon
             } else {
                 GameResult::SeedsWon
             };
-            return (r, record, slowest);
+            return game;
         }
         if pos.board.is_full() {
-            return (GameResult::Draw, record, slowest);
+            return game;
         }
+        let start = Instant::now();
         let cell = if pos.side_to_move() == engine_side {
-            let start = Instant::now();
             let mut limits = Limits::depth(super::MAX_DEPTH);
             limits.deadline = Some(start + Duration::from_millis(time_ms));
             let report = super::search(&pos, &limits, ws);
-            slowest = slowest.max(start.elapsed());
+            game.engine_slowest = game.engine_slowest.max(start.elapsed());
             pos.parse_cell(&report.best_move.notation)
                 .expect("the engine answers a cell")
         } else {
-            best_move(&pos)
+            let cell = best_move(&pos);
+            game.seeds_time += start.elapsed();
+            game.seeds_moves += 1;
+            cell
         };
         let text = pos.notation(cell);
         if pos.play_notation(&text).is_err() {
             // An illegal move (only a renju forbidden point) loses.
-            let r = if pos.side_to_move() == engine_side {
+            game.result = if pos.side_to_move() == engine_side {
                 GameResult::SeedsWon
             } else {
                 GameResult::EngineWon
             };
-            return (r, record, slowest);
+            return game;
         }
-        record.push(text);
+        game.moves.push(text);
     }
 }

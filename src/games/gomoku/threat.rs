@@ -89,8 +89,7 @@ impl Engine<'_> {
                 }
             }
             None => {
-                for i in 0..self.b.interior.len() {
-                    let c = self.b.interior[i];
+                for c in self.b.area(4) {
                     if self.b.is_empty(c) && self.b.info(c, a).flags & flag::FOUR != 0 {
                         buf.push(c);
                     }
@@ -253,8 +252,7 @@ impl Engine<'_> {
             return None;
         }
         let mut cands: Vec<(i32, Cell)> = Vec::new();
-        for i in 0..self.b.interior.len() {
-            let c = self.b.interior[i];
+        for c in self.b.area(4) {
             if !self.b.is_empty(c) {
                 continue;
             }
@@ -326,8 +324,7 @@ impl Engine<'_> {
         // Answers: every point where the attacker would make a four (the
         // open three's blocks), and the defender's own fours.
         let mut defences = Vec::new();
-        for i in 0..self.b.interior.len() {
-            let c = self.b.interior[i];
+        for c in self.b.area(4) {
             if self.b.is_empty(c)
                 && (self.b.info(c, a).flags & flag::FOUR != 0
                     || self.b.info(c, d).flags & flag::FOUR != 0)
@@ -375,8 +372,7 @@ impl Engine<'_> {
             return false;
         }
         let mut points = Vec::new();
-        for i in 0..self.b.interior.len() {
-            let c = self.b.interior[i];
+        for c in self.b.area(4) {
             if !self.b.is_empty(c) || self.b.info(c, a).flags & flag::OPEN_FOUR == 0 {
                 continue;
             }
