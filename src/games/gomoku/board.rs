@@ -38,7 +38,7 @@ const WEIGHT: [i32; 10] = [0, 1, 4, 14, 16, 50, 60, 250, 1000, 0];
 /// Bonus of a cell whose lines combine into a winning threat.
 const DOUBLE_FOUR: i32 = 350;
 const FOUR_THREE: i32 = 350;
-const DOUBLE_THREE: i32 = 150;
+const DOUBLE_THREE: i32 = 220;
 
 /// What a colour's stone on one empty cell makes, as flags and a value.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -15,14 +15,14 @@ use crate::search::{EVAL_LIMIT, Limits, Outcome, WIN, WIN_THRESHOLD, Workspace, 
 pub(super) const MAX_PLY: usize = 96;
 const INF: i32 = WIN + 1;
 /// Fours a VCF at a leaf may use, and the nodes it may spend.
-const LEAF_VCF_FOURS: u32 = 8;
-const LEAF_VCF_NODES: u64 = 120;
+const LEAF_VCF_FOURS: u32 = 4;
+const LEAF_VCF_NODES: u64 = 24;
 /// Root VCF: fours and nodes when there is no deadline.
 const ROOT_VCF_FOURS: u32 = 40;
-const ROOT_VCF_NODES: u64 = 3_000_000;
+const ROOT_VCF_NODES: u64 = 1_000_000;
 /// Root VCT: threat depth (attacker moves) and nodes without a deadline.
 const ROOT_VCT_DEPTH: u32 = 12;
-const ROOT_VCT_NODES: u64 = 300_000;
+const ROOT_VCT_NODES: u64 = 60_000;
 const POLL_MASK: u64 = 1023;
 
 const TT_BITS: u32 = 20;
@@ -90,6 +90,8 @@ enum Gen {
     Win,
     /// The side to move loses in this many plies whatever it does.
     Lose(i32),
+    /// No candidate to search: score the position as it stands.
+    Quiet,
     Moves,
 }
 
@@ -211,12 +213,15 @@ impl<'a> Engine<'a> {
                     self.b.near(c) > 0
                 };
                 if take && self.legal_for(c, me) {
-                    let score = mine.value * 5 / 4 + theirs.value + self.history[me][c as usize];
+                    let score =
+                        mine.value * 5 / 4 + theirs.value + self.history[me][c as usize] / 8;
                     moves.push((score, c));
                 }
             }
             if moves.is_empty() {
-                Gen::Lose(2)
+                // Nothing near the stones is legal (renju black hemmed in by
+                // forbidden points): no verdict, just the evaluation.
+                Gen::Quiet
             } else {
                 Gen::Moves
             }
@@ -253,10 +258,14 @@ impl<'a> Engine<'a> {
             self.b.undo();
             return score;
         }
-        if self.b.flag_count(me, flag::FOUR) > 0 {
+        // A VCF needs a second four after the first; one lone four point
+        // cannot start one unless it is an open four.
+        if self.b.flag_count(me, flag::FOUR) >= 2 || self.b.flag_count(me, flag::OPEN_FOUR) > 0 {
             self.threat_limit = self.nodes + LEAF_VCF_NODES;
+            self.threat_cut = false;
             let found = self.vcf(me, LEAF_VCF_FOURS, ply);
             self.threat_limit = u64::MAX;
+            self.threat_cut = false;
             if let Some(plies) = found {
                 return WIN - ply as i32 - plies as i32;
             }
@@ -304,6 +313,7 @@ impl<'a> Engine<'a> {
         match self.generate(ply) {
             Gen::Win => return WIN - ply as i32 - 1,
             Gen::Lose(p) => return -(WIN - ply as i32 - p),
+            Gen::Quiet => return self.evaluate(),
             Gen::Moves => {}
         }
         let mut moves = std::mem::take(&mut self.move_bufs[ply]);
@@ -326,12 +336,12 @@ impl<'a> Engine<'a> {
         let mut best_move = moves[0].1;
         // Only the best-ranked candidates are searched; fewer near the leaves.
         let width = match depth {
-            1 => 8,
-            2 => 10,
-            3 => 12,
-            4 => 16,
-            _ => 20,
-        } + if pv_node { 8 } else { 0 };
+            1 => 6,
+            2 => 8,
+            3 => 10,
+            4 => 12,
+            _ => 16,
+        } + if pv_node { 6 } else { 0 };
         for (i, &(_, mv)) in moves.iter().enumerate() {
             if i >= width && best > -WIN_THRESHOLD {
                 break;
@@ -346,8 +356,8 @@ impl<'a> Engine<'a> {
             let score = if i == 0 {
                 -self.pvs(new_depth, ply + 1, -beta, -alpha)
             } else {
-                let r = if depth >= 3 && i >= 3 && !forcing {
-                    (1 + i32::from(i >= 6) + i32::from(i >= 12)).min(depth - 2)
+                let r = if depth >= 3 && i >= 2 && !forcing {
+                    (1 + i32::from(i >= 5) + i32::from(i >= 10)).min(depth - 2)
                 } else {
                     0
                 };
@@ -651,7 +661,7 @@ pub fn search(pos: &Gomoku, limits: &Limits, ws: &mut Workspace) -> SearchReport
         v
     };
     if opp_fours.is_empty() {
-        engine.start_phase(0.08, ROOT_VCF_NODES / 4);
+        engine.start_phase(0.08, ROOT_VCF_NODES / 20);
         let opp_vcf = engine.root_vcf(1 - me);
         if opp_vcf.is_some() && !engine.aborted {
             let defended = engine.vcf_defences(me, &legal);
