@@ -20,10 +20,15 @@ const LEAF_VCF_NODES: u64 = 24;
 /// Root VCF: fours and nodes when there is no deadline.
 const ROOT_VCF_FOURS: u32 = 40;
 const ROOT_VCF_NODES: u64 = 1_000_000;
+/// Nodes for the opponent's VCF and the search for moves that stop it,
+/// without a deadline.
+const ROOT_OPP_VCF_NODES: u64 = 400_000;
 /// Root VCT: threat depth (attacker moves) and nodes without a deadline.
 const ROOT_VCT_DEPTH: u32 = 12;
 const ROOT_VCT_NODES: u64 = 60_000;
 const POLL_MASK: u64 = 1023;
+/// Futility margin per ply of depth left, in evaluation units.
+const FUTILITY_MARGIN: i32 = 250;
 
 const TT_BITS: u32 = 20;
 const VCF_BITS: u32 = 18;
@@ -336,12 +341,16 @@ impl<'a> Engine<'a> {
         let mut best_move = moves[0].1;
         // Only the best-ranked candidates are searched; fewer near the leaves.
         let width = match depth {
-            1 => 6,
-            2 => 8,
-            3 => 10,
-            4 => 12,
-            _ => 16,
+            1 => 4,
+            2 => 6,
+            3 => 8,
+            4 => 10,
+            _ => 14,
         } + if pv_node { 6 } else { 0 };
+        // Futility: near the leaves, quiet moves cannot lift a position
+        // this far below alpha.
+        let futile =
+            !pv_node && depth <= 2 && !extend && self.evaluate() + FUTILITY_MARGIN * depth <= alpha;
         for (i, &(_, mv)) in moves.iter().enumerate() {
             if i >= width && best > -WIN_THRESHOLD {
                 break;
@@ -351,6 +360,9 @@ impl<'a> Engine<'a> {
                 let theirs = self.b.info(mv, 1 - me).flags;
                 (mine & (flag::FOUR | flag::THREE)) != 0 || (theirs & flag::FOUR) != 0
             };
+            if futile && i > 0 && !forcing && best > -WIN_THRESHOLD {
+                continue;
+            }
             let new_depth = if extend { depth } else { depth - 1 };
             self.b.play(mv);
             let score = if i == 0 {
@@ -517,13 +529,30 @@ impl Engine<'_> {
             let mut alpha = -INF;
             let beta = INF;
             let mut iter_best: Option<(Cell, i32, Vec<Cell>)> = None;
+            let me = color(self.b.side_to_move());
+            let forcing: Vec<bool> = order
+                .iter()
+                .map(|&(_, mv)| {
+                    self.b.info(mv, me).flags & (flag::FOUR | flag::THREE) != 0
+                        || self.b.info(mv, 1 - me).flags & flag::FOUR != 0
+                })
+                .collect();
             for (i, entry) in order.iter_mut().enumerate() {
                 let mv = entry.1;
                 self.b.play(mv);
                 let score = if i == 0 {
                     -self.pvs(depth as i32 - 1, 1, -beta, -alpha)
                 } else {
-                    let s = -self.pvs(depth as i32 - 1, 1, -alpha - 1, -alpha);
+                    // Late, quiet root moves get a reduced first look.
+                    let r = if depth >= 4 && i >= 4 && !forcing[i] {
+                        1 + i32::from(i >= 12)
+                    } else {
+                        0
+                    };
+                    let mut s = -self.pvs(depth as i32 - 1 - r, 1, -alpha - 1, -alpha);
+                    if s > alpha && r > 0 && !self.aborted {
+                        s = -self.pvs(depth as i32 - 1, 1, -alpha - 1, -alpha);
+                    }
                     if s > alpha && !self.aborted {
                         -self.pvs(depth as i32 - 1, 1, -beta, -alpha)
                     } else {
@@ -621,7 +650,8 @@ pub fn search(pos: &Gomoku, limits: &Limits, ws: &mut Workspace) -> SearchReport
             legal.push(c);
         }
     }
-    if legal.is_empty() || engine.b.last_move_won() {
+    let won = pos.winner().is_some();
+    if legal.is_empty() || won {
         // Nothing to search (a finished game reaches here only when called
         // directly): answer a pass-like centre move with the game's result.
         let centre = engine.b.cell(pos.size() / 2, pos.size() / 2);
@@ -629,11 +659,7 @@ pub fn search(pos: &Gomoku, limits: &Limits, ws: &mut Workspace) -> SearchReport
         let mut r = report(best, 0, 0, vec![], Stopped::Proven, 0);
         r.best_move = MoveView::pass();
         r.proven = Some(ProvenView {
-            result: if engine.b.last_move_won() {
-                Outcome::Loss
-            } else {
-                Outcome::Draw
-            },
+            result: if won { Outcome::Loss } else { Outcome::Draw },
             plies: 0,
             disc_diff: None,
         });
@@ -661,7 +687,7 @@ pub fn search(pos: &Gomoku, limits: &Limits, ws: &mut Workspace) -> SearchReport
         v
     };
     if opp_fours.is_empty() {
-        engine.start_phase(0.08, ROOT_VCF_NODES / 20);
+        engine.start_phase(0.08, ROOT_OPP_VCF_NODES);
         let opp_vcf = engine.root_vcf(1 - me);
         if opp_vcf.is_some() && !engine.aborted {
             let defended = engine.vcf_defences(me, &legal);
