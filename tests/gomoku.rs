@@ -298,6 +298,78 @@ fn renju_forbidden_points_match_the_reference() {
 }
 
 #[test]
+fn eemapel_positions_have_their_one_forbidden_point() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(DATA)
+        .join("renju-rules-eemapel");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        println!("skipped: {} is absent", dir.display());
+        return;
+    };
+    let mut checked = 0;
+    for entry in entries {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "pos") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut rows: Vec<String> = text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| l.trim().to_owned())
+            .collect();
+        // Three files lack their last, empty row.
+        while rows.len() < 15 {
+            rows.push(".".repeat(15));
+        }
+        let mut point = None;
+        let board: Vec<String> = rows
+            .iter()
+            .enumerate()
+            .map(|(r, row)| {
+                row.chars()
+                    .enumerate()
+                    .map(|(c, ch)| match ch {
+                        'x' => 'X',
+                        'o' => 'O',
+                        'D' => {
+                            point = Some(gameai::games::notation::cell_name(r, c));
+                            '.'
+                        }
+                        _ => '.',
+                    })
+                    .collect()
+            })
+            .collect();
+        // Balance the counts with white stones far from the action, so
+        // that black is to move.
+        let xs: usize = board.iter().map(|r| r.matches('X').count()).sum();
+        let os: usize = board.iter().map(|r| r.matches('O').count()).sum();
+        let mut board: Vec<Vec<char>> = board.iter().map(|r| r.chars().collect()).collect();
+        let mut missing = xs.saturating_sub(os);
+        'fill: for r in (0..15usize).rev() {
+            for c in 0..15usize {
+                if missing == 0 {
+                    break 'fill;
+                }
+                let clear = (r.saturating_sub(2)..=(r + 2).min(14)).all(|rr| {
+                    (c.saturating_sub(2)..=(c + 2).min(14)).all(|cc| board[rr][cc] != 'X')
+                });
+                if clear && board[r][c] == '.' && (r + c) % 3 == 0 {
+                    board[r][c] = 'O';
+                    missing -= 1;
+                }
+            }
+        }
+        let rows: Vec<String> = board.into_iter().map(|r| r.into_iter().collect()).collect();
+        let d = parse(&spec_board(&rows, "renju")).describe();
+        assert_eq!(d.forbidden, vec![point.unwrap()], "{}", path.display());
+        checked += 1;
+    }
+    assert_eq!(checked, 5);
+}
+
+#[test]
 fn vcf_puzzles_are_solved_at_any_depth() {
     let Some(cases) = data("vcf_puzzles.jsonl") else {
         return;

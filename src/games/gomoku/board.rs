@@ -632,4 +632,89 @@ mod tests {
         assert_eq!(b.near, fresh.near);
         assert_eq!(b.hash, fresh.hash);
     }
+
+    #[test]
+    fn random_games_keep_the_incremental_state_exact() {
+        let mut seed = 0x1234_5678_9ABC_DEF0u64;
+        let mut next = |n: usize| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) as usize % n
+        };
+        for (size, rules) in [
+            (15, Rules::Freestyle),
+            (19, Rules::Standard),
+            (20, Rules::Freestyle),
+            (15, Rules::Renju),
+        ] {
+            for _ in 0..20 {
+                let mut b = Board::new(size, rules);
+                let fresh = b.clone();
+                let mut played = Vec::new();
+                let plies = 10 + next(80);
+                while played.len() < plies && !b.last_move_won() {
+                    // Mostly near the centre so that shapes form.
+                    let r = (size / 2 + next(9)).saturating_sub(4);
+                    let c = (size / 2 + next(9)).saturating_sub(4);
+                    let cell = b.cell(r, c);
+                    if b.is_empty(cell) {
+                        b.play(cell);
+                        played.push(cell);
+                    }
+                }
+                let mut rebuilt = Board::new(size, rules);
+                for (i, &cell) in played.iter().enumerate() {
+                    rebuilt.put(cell, i % 2);
+                }
+                assert_eq!(b.keys, rebuilt.keys);
+                assert_eq!(b.info, rebuilt.info);
+                assert_eq!(b.total, rebuilt.total);
+                assert_eq!(b.flag_count, rebuilt.flag_count);
+                assert_eq!(b.near, rebuilt.near);
+                assert_eq!(b.hash, rebuilt.hash);
+                for _ in &played {
+                    b.undo();
+                }
+                assert_eq!(b.keys, fresh.keys);
+                assert_eq!(b.info, fresh.info);
+                assert_eq!(b.total, fresh.total);
+                assert_eq!(b.hash, fresh.hash);
+                assert_eq!(b.bounds, fresh.bounds);
+            }
+        }
+    }
+
+    #[test]
+    fn winning_combinations_outrank_single_shapes() {
+        // Black: c8 d8 e8 (b8 white) and f6 f7: f8 makes a four and an
+        // open three. Black j2 k2 l2: m2 makes an open four.
+        let mut b = Board::new(15, Rules::Freestyle);
+        let at = |b: &Board, n: &str| {
+            let (r, c) = crate::games::notation::parse_cell(n, 15, 15).unwrap();
+            b.cell(r, c)
+        };
+        for n in ["c8", "d8", "e8", "f6", "f7", "j2", "k2", "l2"] {
+            let cell = at(&b, n);
+            b.put(cell, 0);
+        }
+        let cell = at(&b, "b8");
+        b.put(cell, 1);
+        let four_three = b.info(at(&b, "f8"), 0);
+        assert_eq!(
+            four_three.flags & (flag::FOUR | flag::THREE),
+            flag::FOUR | flag::THREE
+        );
+        let open_four = b.info(at(&b, "m2"), 0);
+        assert_ne!(open_four.flags & flag::OPEN_FOUR, 0);
+        // Above any cell without a combination (one four or one open
+        // three at most, closed threes elsewhere)...
+        let single = WEIGHT[Pattern::Four as usize] + 3 * WEIGHT[Pattern::ClosedThree as usize];
+        assert!(four_three.value > single, "{four_three:?}");
+        // ...and below an open four, which wins two plies sooner.
+        assert!(
+            open_four.value >= four_three.value,
+            "{open_four:?} {four_three:?}"
+        );
+    }
 }
