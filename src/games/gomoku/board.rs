@@ -35,6 +35,21 @@ pub mod flag {
 
 /// Evaluation weight of each line pattern, by `Pattern as usize`.
 const WEIGHT: [i32; 10] = [0, 1, 4, 14, 16, 50, 60, 250, 1000, 0];
+/// Flags each line pattern sets, by `Pattern as usize`.
+const PATTERN_FLAGS: [u8; 10] = [
+    0,
+    0,
+    flag::SHAPE,
+    flag::SHAPE,
+    flag::SHAPE,
+    flag::SHAPE | flag::THREE,
+    flag::SHAPE | flag::FOUR,
+    flag::SHAPE | flag::FOUR | flag::OPEN_FOUR,
+    flag::SHAPE | flag::FOUR | flag::FIVE,
+    0,
+];
+/// Fours each line pattern counts (an open four counts as two).
+const PATTERN_FOURS: [u8; 10] = [0, 0, 0, 0, 0, 0, 1, 2, 0, 0];
 /// Bonus of a cell whose lines combine into a winning threat.
 const DOUBLE_FOUR: i32 = 350;
 const FOUR_THREE: i32 = 350;
@@ -394,23 +409,59 @@ impl Board {
                 self.keys[after][d] ^= u16::from(code) << (2 * slot(-k));
                 let before = (cell as isize - k as isize * off) as usize;
                 self.keys[before][d] ^= u16::from(code) << (2 * slot(k));
-                self.refresh(after as Cell);
-                self.refresh(before as Cell);
+                self.refresh_line(after as Cell, d);
+                self.refresh_line(before as Cell, d);
             }
         }
+    }
+
+    /// Replaces a cell's info for a colour, keeping the sums in step.
+    #[inline]
+    fn set_info(&mut self, c: usize, color: usize, new: CellInfo) {
+        let old = self.info[c][color];
+        if old == new {
+            return;
+        }
+        self.total[color] += new.value - old.value;
+        let mut changed = old.flags ^ new.flags;
+        while changed != 0 {
+            let b = changed.trailing_zeros() as usize;
+            if new.flags & (1 << b) != 0 {
+                self.flag_count[color][b] += 1;
+            } else {
+                self.flag_count[color][b] -= 1;
+            }
+            changed &= changed - 1;
+        }
+        self.info[c][color] = new;
     }
 
     fn clear_info(&mut self, cell: Cell) {
         let c = cell as usize;
         for color in 0..2 {
-            let old = self.info[c][color];
-            self.total[color] -= old.value;
-            for b in 0..flag::COUNT {
-                if old.flags & (1 << b) != 0 {
-                    self.flag_count[color][b] -= 1;
-                }
-            }
-            self.info[c][color] = CellInfo::default();
+            self.set_info(c, color, CellInfo::default());
+        }
+    }
+
+    /// Recomputes an empty cell's pattern along line `d` after its key
+    /// changed; most far-away stones leave the pattern as it was.
+    #[inline]
+    fn refresh_line(&mut self, cell: Cell, d: usize) {
+        let c = cell as usize;
+        if self.cells[c] != EMPTY {
+            return;
+        }
+        let [b, w] = self.table.get(self.keys[c][d]);
+        let pats = &mut self.pats[c];
+        if pats[0][d] == b && pats[1][d] == w {
+            return;
+        }
+        pats[0][d] = b;
+        pats[1][d] = w;
+        let pats = *pats;
+        for (color, line_pats) in pats.iter().enumerate() {
+            let info = self.combine(line_pats, color);
+            self.set_info(c, color, info);
         }
     }
 
@@ -420,7 +471,6 @@ impl Board {
         if self.cells[c] != EMPTY {
             return;
         }
-        self.clear_info(cell);
         let mut pats = [[0u8; 4]; 2];
         for (d, &key) in self.keys[c].iter().enumerate() {
             let [b, w] = self.table.get(key);
@@ -430,42 +480,22 @@ impl Board {
         self.pats[c] = pats;
         for (color, line_pats) in pats.iter().enumerate() {
             let info = self.combine(line_pats, color);
-            self.total[color] += info.value;
-            for b in 0..flag::COUNT {
-                if info.flags & (1 << b) != 0 {
-                    self.flag_count[color][b] += 1;
-                }
-            }
-            self.info[c][color] = info;
+            self.set_info(c, color, info);
         }
     }
 
     /// Flags and value of a cell from its four line patterns.
+    #[inline]
     fn combine(&self, pats: &[u8; 4], color: usize) -> CellInfo {
         let mut flags = 0;
         let mut value = 0;
         let (mut fours, mut threes) = (0, 0);
         for &p in pats {
-            value += WEIGHT[p as usize];
-            match Pattern::from_u8(p) {
-                Pattern::Five => flags |= flag::FIVE | flag::FOUR,
-                Pattern::OpenFour => {
-                    flags |= flag::OPEN_FOUR | flag::FOUR;
-                    fours += 2;
-                }
-                Pattern::Four => {
-                    flags |= flag::FOUR;
-                    fours += 1;
-                }
-                Pattern::OpenThree => {
-                    flags |= flag::THREE;
-                    threes += 1;
-                }
-                _ => {}
-            }
-            if p >= Pattern::ClosedTwo as u8 && p != Pattern::Overline as u8 {
-                flags |= flag::SHAPE;
-            }
+            let p = p as usize;
+            value += WEIGHT[p];
+            flags |= PATTERN_FLAGS[p];
+            fours += PATTERN_FOURS[p];
+            threes += u8::from(p == Pattern::OpenThree as usize);
         }
         // Under renju black's double four and double three are forbidden,
         // so they are worth no more than their parts.

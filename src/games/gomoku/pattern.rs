@@ -72,15 +72,18 @@ pub const fn slot(k: i32) -> u32 {
     }
 }
 
-/// For every key, the pattern for black (low byte) and white (high byte).
+/// For every key, the pattern for black (low nibble) and white (high
+/// nibble): one byte per key keeps the table at 64 KiB, close to the cache.
 pub struct PatternTable {
-    entries: Vec<[u8; 2]>,
+    entries: Box<[u8; 1 << 16]>,
 }
 
 impl PatternTable {
+    /// The patterns for black and white.
     #[inline]
     pub fn get(&self, key: u16) -> [u8; 2] {
-        self.entries[key as usize]
+        let e = self.entries[key as usize];
+        [e & 15, e >> 4]
     }
 }
 
@@ -98,28 +101,27 @@ pub fn table(rules: Rules) -> &'static PatternTable {
 
 fn build(exact: [bool; 2]) -> PatternTable {
     let levels = [levels(false), levels(true)];
-    let entries = (0..=u16::MAX)
-        .map(|key| {
-            let mut out = [0u8; 2];
-            for (color, code) in [BLACK, WHITE].into_iter().enumerate() {
-                // Window of the line for `color`: 0 empty, 1 own, 2 blocked.
-                let mut index = 0usize;
-                for s in (0..8).rev() {
-                    let c = ((key >> (2 * s)) & 3) as u8;
-                    let v = if c == EMPTY {
-                        0
-                    } else if c == code {
-                        1
-                    } else {
-                        2
-                    };
-                    index = index * 3 + v;
-                }
-                out[color] = levels[exact[color] as usize][index] as u8;
+    let mut entries = Box::new([0u8; 1 << 16]);
+    for (key, entry) in entries.iter_mut().enumerate() {
+        let mut out = [0u8; 2];
+        for (color, code) in [BLACK, WHITE].into_iter().enumerate() {
+            // Window of the line for `color`: 0 empty, 1 own, 2 blocked.
+            let mut index = 0usize;
+            for s in (0..8).rev() {
+                let c = ((key >> (2 * s)) & 3) as u8;
+                let v = if c == EMPTY {
+                    0
+                } else if c == code {
+                    1
+                } else {
+                    2
+                };
+                index = index * 3 + v;
             }
-            out
-        })
-        .collect();
+            out[color] = levels[exact[color] as usize][index] as u8;
+        }
+        *entry = out[0] | out[1] << 4;
+    }
     PatternTable { entries }
 }
 
