@@ -93,6 +93,24 @@ impl Iterator for Area {
     }
 }
 
+/// A cell's pattern state before a move changed it.
+#[derive(Clone, Copy, Debug)]
+struct Saved {
+    cell: Cell,
+    pats: [[u8; 4]; 2],
+    info: [CellInfo; 2],
+}
+
+/// What a move changed besides the cells in the log: undo restores it
+/// instead of recomputing patterns.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    log_len: usize,
+    total: [i32; 2],
+    flag_count: [[u32; flag::COUNT]; 2],
+    bounds: [usize; 4],
+}
+
 #[derive(Clone, Copy, Debug)]
 struct Undo {
     cell: Cell,
@@ -127,7 +145,10 @@ pub struct Board {
     /// Rows and columns spanned by the stones (min row, max row, min col,
     /// max col), and its earlier values for undo.
     bounds: [usize; 4],
-    bounds_stack: Vec<[usize; 4]>,
+    /// Per stone put: the state to restore on removal, and the cells it
+    /// changed (in `log`).
+    frames: Vec<Frame>,
+    log: Vec<Saved>,
     /// The board's cells in row-major order.
     pub interior: Vec<Cell>,
 }
@@ -194,7 +215,8 @@ impl Board {
             stones: 0,
             history: Vec::with_capacity(size * size),
             bounds: [usize::MAX, 0, usize::MAX, 0],
-            bounds_stack: Vec::with_capacity(size * size),
+            frames: Vec::with_capacity(size * size),
+            log: Vec::with_capacity(size * size * 16),
             interior: Vec::with_capacity(size * size),
         };
         for r in 0..size {
@@ -361,29 +383,54 @@ impl Board {
     /// side to move (for setting up a drawn board).
     pub fn put(&mut self, cell: Cell, color: usize) {
         let code = color as u8 + 1;
-        self.bounds_stack.push(self.bounds);
+        self.frames.push(Frame {
+            log_len: self.log.len(),
+            total: self.total,
+            flag_count: self.flag_count,
+            bounds: self.bounds,
+        });
         let (r, c) = self.row_col(cell);
         let b = &mut self.bounds;
         *b = [b[0].min(r), b[1].max(r), b[2].min(c), b[3].max(c)];
+        self.save(cell);
         self.clear_info(cell);
         self.cells[cell as usize] = code;
         self.hash ^= zobrist()[color][cell as usize];
         self.stones += 1;
-        self.toggle_keys(cell, code);
+        self.toggle_keys(cell, code, true);
         self.adjust_near(cell, true);
     }
 
     fn remove(&mut self, cell: Cell, color: usize) {
         let code = color as u8 + 1;
-        if let Some(b) = self.bounds_stack.pop() {
-            self.bounds = b;
-        }
+        let Some(frame) = self.frames.pop() else {
+            return;
+        };
         self.cells[cell as usize] = EMPTY;
         self.hash ^= zobrist()[color][cell as usize];
         self.stones -= 1;
-        self.toggle_keys(cell, code);
+        self.toggle_keys(cell, code, false);
         self.adjust_near(cell, false);
-        self.refresh(cell);
+        while self.log.len() > frame.log_len {
+            let Some(saved) = self.log.pop() else { break };
+            let c = saved.cell as usize;
+            self.pats[c] = saved.pats;
+            self.info[c] = saved.info;
+        }
+        self.total = frame.total;
+        self.flag_count = frame.flag_count;
+        self.bounds = frame.bounds;
+    }
+
+    /// Logs a cell's pattern state before it changes.
+    #[inline]
+    fn save(&mut self, cell: Cell) {
+        let c = cell as usize;
+        self.log.push(Saved {
+            cell,
+            pats: self.pats[c],
+            info: self.info[c],
+        });
     }
 
     fn adjust_near(&mut self, cell: Cell, add: bool) {
@@ -400,7 +447,9 @@ impl Board {
         }
     }
 
-    fn toggle_keys(&mut self, cell: Cell, code: u8) {
+    /// Flips `code` at `cell` in its neighbours' keys and, when `refresh`,
+    /// brings their patterns up to date (undo restores them instead).
+    fn toggle_keys(&mut self, cell: Cell, code: u8, refresh: bool) {
         for d in 0..4 {
             let off = self.dirs[d];
             for k in 1..=4i32 {
@@ -409,8 +458,10 @@ impl Board {
                 self.keys[after][d] ^= u16::from(code) << (2 * slot(-k));
                 let before = (cell as isize - k as isize * off) as usize;
                 self.keys[before][d] ^= u16::from(code) << (2 * slot(k));
-                self.refresh_line(after as Cell, d);
-                self.refresh_line(before as Cell, d);
+                if refresh {
+                    self.refresh_line(after as Cell, d);
+                    self.refresh_line(before as Cell, d);
+                }
             }
         }
     }
@@ -456,6 +507,8 @@ impl Board {
         if pats[0][d] == b && pats[1][d] == w {
             return;
         }
+        self.save(cell);
+        let pats = &mut self.pats[c];
         pats[0][d] = b;
         pats[1][d] = w;
         let pats = *pats;
@@ -707,8 +760,10 @@ mod tests {
                     b.undo();
                 }
                 assert_eq!(b.keys, fresh.keys);
+                assert_eq!(b.pats, fresh.pats);
                 assert_eq!(b.info, fresh.info);
                 assert_eq!(b.total, fresh.total);
+                assert_eq!(b.flag_count, fresh.flag_count);
                 assert_eq!(b.hash, fresh.hash);
                 assert_eq!(b.bounds, fresh.bounds);
             }
