@@ -71,6 +71,8 @@ pub struct Engine<'a> {
     pub(super) tables: &'a mut Tables,
     limits: &'a Limits,
     pub(super) nodes: u64,
+    /// When the search began (for time management).
+    started: Instant,
     pub(super) aborted: bool,
     /// The first PVS iteration ignores the deadline so a move always exists.
     check_deadline: bool,
@@ -108,6 +110,7 @@ impl<'a> Engine<'a> {
             tables,
             limits,
             nodes: 0,
+            started: Instant::now(),
             aborted: false,
             check_deadline: true,
             phase_deadline: None,
@@ -606,7 +609,13 @@ impl Engine<'_> {
                 result.stopped = Stopped::Proven;
                 break;
             }
-            if depth < max_depth && self.limits.expired() {
+            // The next iteration costs a few times this one: starting it
+            // late would only burn the rest of the budget.
+            let late = self.limits.deadline.is_some_and(|d| {
+                let budget = d.saturating_duration_since(self.started);
+                self.started.elapsed() > budget.mul_f64(0.6)
+            });
+            if depth < max_depth && (self.limits.expired() || late) {
                 result.stopped = Stopped::Time;
                 break;
             }
