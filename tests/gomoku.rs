@@ -463,6 +463,25 @@ fn hand_made_tactics_on_15_and_20() {
         assert_eq!(proven.result, Outcome::Win, "{size}");
         assert!(proven.plies <= 5, "{size}: {proven:?}");
         assert_eq!(r.best_move.notation, "f8", "{size}: four-three");
+        // Double three (freestyle): h8 makes open threes on row 8 and
+        // column h; only a threat search sees the win in five.
+        let pos = tactic(
+            size,
+            &["f8", "g8", "h6", "h7"],
+            &["a1", "c1", "a3", "m14"],
+            "freestyle",
+        );
+        let r = search(&pos, 1, None);
+        let proven = r.proven.expect("a double three is a forced win");
+        assert_eq!(proven.result, Outcome::Win, "{size}");
+        assert!(proven.plies <= 5, "{size}: {proven:?}");
+        assert_eq!(r.best_move.notation, "h8", "{size}: double three");
+        let Position::Gomoku(mut g) = pos.clone() else {
+            unreachable!()
+        };
+        for mv in &r.pv {
+            g.play_notation(mv).expect("the line is legal");
+        }
         // The side facing an open three blocks it (or counters with a
         // four): O's open three i5 i6 i7; X has nothing better.
         let pos = tactic(
@@ -478,6 +497,29 @@ fn hand_made_tactics_on_15_and_20() {
             r.best_move.notation
         );
     }
+}
+
+#[test]
+fn renju_black_never_plays_a_forbidden_point() {
+    // The double three that wins under freestyle is forbidden for black.
+    let pos = tactic(
+        15,
+        &["f8", "g8", "h6", "h7"],
+        &["a1", "c1", "a3", "m14"],
+        "renju",
+    );
+    assert_eq!(pos.describe().forbidden, ["h8"]);
+    let r = search(&pos, 4, Some(1000));
+    assert_ne!(r.best_move.notation, "h8");
+    assert!(pos.describe().legal_moves.contains(&r.best_move.notation));
+    // White may play there, and a five by white beats any rule.
+    let white = tactic(
+        15,
+        &["f8", "g8", "h6", "h7", "n2"],
+        &["a1", "c1", "a3", "m14"],
+        "renju",
+    );
+    assert!(white.describe().legal_moves.contains(&"h8".to_owned()));
 }
 
 #[test]
