@@ -596,12 +596,12 @@ impl Engine<'_> {
                 result.pv = pv;
             }
             result.depth = depth;
-            if std::env::var_os("GOMOKU_TRACE").is_some() {
-                eprintln!(
-                    "depth {depth} nodes {} score {} best {}",
-                    self.nodes, result.score, result.best
-                );
-            }
+            tracing::trace!(
+                search.depth = depth,
+                search.nodes = self.nodes,
+                search.score = result.score,
+                "gomoku iteration"
+            );
             // Best first next time; the rest by this iteration's scores.
             let best = result.best;
             order.sort_by(|a, b| (b.1 == best).cmp(&(a.1 == best)).then(b.0.cmp(&a.0)));
@@ -716,13 +716,11 @@ pub fn search(pos: &Gomoku, limits: &Limits, ws: &mut Workspace) -> SearchReport
             return report(first, WIN - plies as i32, 1, pv, Stopped::Proven, nodes);
         }
     }
-    if std::env::var_os("GOMOKU_TRACE").is_some() {
-        eprintln!(
-            "threats done at {:?}, nodes {}",
-            start.elapsed(),
-            engine.nodes
-        );
-    }
+    tracing::trace!(
+        duration_ms = start.elapsed().as_millis() as u64,
+        search.nodes = engine.nodes,
+        "gomoku root threat search done"
+    );
     // 5. Alpha-beta over the candidates (the root keeps every legal move
     // near the stones, or all of them on an empty board).
     engine.aborted = false;
@@ -740,6 +738,21 @@ pub fn search(pos: &Gomoku, limits: &Limits, ws: &mut Workspace) -> SearchReport
         }
     } else if near.len() < roots.len() && opp_fours.is_empty() && roots.len() == legal.len() {
         near
+    } else {
+        roots
+    };
+    // Facing an open three, only its blocks and our own fours answer it
+    // (as inside the tree).
+    let roots = if opp_fours.is_empty() && engine.b.flag_count(1 - me, flag::OPEN_FOUR) > 0 {
+        let answers: Vec<Cell> = roots
+            .iter()
+            .copied()
+            .filter(|&c| {
+                engine.b.info(c, 1 - me).flags & flag::FOUR != 0
+                    || engine.b.info(c, me).flags & flag::FOUR != 0
+            })
+            .collect();
+        if answers.is_empty() { roots } else { answers }
     } else {
         roots
     };
