@@ -1,0 +1,176 @@
+//! Gomoku benchmark: nodes per second and depth reached in 1 s on 15×15 and
+//! 20×20 middle-game positions, the time to solve each VCF puzzle, and a
+//! match against the seeds' AI. Prints a table.
+//!
+//! `cargo bench --bench gomoku` (add `-- --quick` for a shorter match).
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use gameai::games::gomoku::seeds::{self, GameResult};
+use gameai::games::gomoku::{self, Rules};
+use gameai::games::{GameKind, Player, PositionSpec};
+use gameai::search::{Limits, Workspace};
+use serde_json::Value;
+
+const DATA: &str = "../shared/data/gomoku";
+
+fn data(file: &str) -> Option<Vec<Value>> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(DATA).join(file);
+    let text = std::fs::read_to_string(&path).ok()?;
+    Some(
+        text.lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| serde_json::from_str(l).expect("valid JSON"))
+            .collect(),
+    )
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// Shifts a cell name by `dr` rows and `dc` columns.
+fn shift(cell: &str, dr: u8, dc: u8) -> String {
+    let col = (cell.as_bytes()[0] + dc) as char;
+    let row: u8 = cell[1..].parse().expect("a row number");
+    format!("{col}{}", row + dr)
+}
+
+/// Middle-game positions from the opening of Rapfi's own games (the VCF
+/// puzzles' move lists, cut long before the win): (label, size, rules,
+/// moves). The 20×20 one is a 15×15 game moved off-centre.
+fn middle_games(puzzles: &[Value]) -> Vec<(String, u32, String, Vec<String>)> {
+    let game = |id: &str| {
+        let p = puzzles.iter().find(|p| p["id"] == id).expect("a puzzle id");
+        (strings(&p["moves"]), p["rule"].as_str().unwrap().to_owned())
+    };
+    let mut out = Vec::new();
+    for (id, plies) in [("vcf-001", 24), ("vcf-002", 30), ("vcf-016", 24)] {
+        let (moves, rule) = game(id);
+        let moves: Vec<String> = moves.into_iter().take(plies).collect();
+        out.push((format!("15x15 {rule}, {id} after {plies}"), 15, rule, moves));
+    }
+    for (id, plies) in [("vcf-001", 24), ("vcf-002", 30)] {
+        let (moves, _) = game(id);
+        let moves: Vec<String> = moves.iter().take(plies).map(|m| shift(m, 3, 4)).collect();
+        out.push((
+            format!("20x20 freestyle, {id} after {plies}"),
+            20,
+            "freestyle".into(),
+            moves,
+        ));
+    }
+    out
+}
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "--quick");
+    let mut ws = Workspace::default();
+
+    println!("## Search speed (1 s per position, cold tables, median of 3 runs)\n");
+    println!("| position | nodes/s | depth | best | score |");
+    println!("| --- | ---: | ---: | --- | ---: |");
+    let puzzles = data("vcf_puzzles.jsonl").unwrap_or_default();
+    for (label, size, rules, moves) in middle_games(&puzzles) {
+        let pos = GameKind::Gomoku
+            .parse(&PositionSpec {
+                moves: Some(moves),
+                size: Some(size),
+                rules: Some(rules),
+                ..Default::default()
+            })
+            .expect("a valid position");
+        let mut runs = Vec::new();
+        for _ in 0..3 {
+            // A cold worker each time: nothing carried over between runs.
+            let mut ws = Workspace::default();
+            let mut limits = Limits::depth(gomoku::MAX_DEPTH);
+            let start = Instant::now();
+            limits.deadline = Some(start + Duration::from_secs(1));
+            let r = pos.search(&limits, &mut ws);
+            let secs = start.elapsed().as_secs_f64();
+            runs.push((
+                r.nodes as f64 / secs,
+                r.depth,
+                r.best_move.notation,
+                r.score,
+            ));
+        }
+        runs.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let (nps, depth, best, score) = &runs[1];
+        println!("| {label} | {:.0} | {depth} | {best} | {score} |", nps);
+    }
+
+    if !puzzles.is_empty() {
+        println!("\n## VCF puzzles (depth 1, no deadline, cold tables)\n");
+        println!("| id | rule | plies (file) | plies (found) | move | time ms |");
+        println!("| --- | --- | ---: | ---: | --- | ---: |");
+        let mut total = Duration::ZERO;
+        for p in &puzzles {
+            let pos = GameKind::Gomoku
+                .parse(&PositionSpec {
+                    moves: Some(strings(&p["moves"])),
+                    rules: p["rule"].as_str().map(String::from),
+                    ..Default::default()
+                })
+                .expect("a valid puzzle");
+            let mut ws = Workspace::default();
+            let start = Instant::now();
+            let r = pos.search(&Limits::depth(1), &mut ws);
+            let t = start.elapsed();
+            total += t;
+            println!(
+                "| {} | {} | {} | {} | {} | {:.1} |",
+                p["id"].as_str().unwrap(),
+                p["rule"].as_str().unwrap(),
+                p["plies_to_win"],
+                r.proven.map_or("-".to_owned(), |x| x.plies.to_string()),
+                r.best_move.notation,
+                t.as_secs_f64() * 1e3
+            );
+        }
+        println!("\ntotal {:.1} ms", total.as_secs_f64() * 1e3);
+    }
+
+    if let Some(openings) = data("renju_26_openings.jsonl") {
+        let (count, time_ms) = if quick { (4, 200) } else { (26, 200) };
+        println!(
+            "\n## Match against the seeds' AI (freestyle 15x15, {count} openings x 2 colours, {time_ms} ms per move)\n"
+        );
+        let (mut won, mut lost, mut drawn) = (0, 0, 0);
+        let mut slowest = Duration::ZERO;
+        let mut seeds_time = Duration::ZERO;
+        let mut seeds_moves = 0u32;
+        for opening in openings.iter().take(count) {
+            let moves = strings(&opening["moves"]);
+            let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+            for side in [Player::X, Player::O] {
+                let game = seeds::play_game(15, Rules::Freestyle, &moves, side, time_ms, &mut ws);
+                slowest = slowest.max(game.engine_slowest);
+                seeds_time += game.seeds_time;
+                seeds_moves += game.seeds_moves;
+                let (result, record) = (game.result, game.moves);
+                match result {
+                    GameResult::EngineWon => won += 1,
+                    GameResult::SeedsWon => {
+                        lost += 1;
+                        println!("lost {} as {side:?}: {}", opening["id"], record.join(" "));
+                    }
+                    GameResult::Draw => drawn += 1,
+                }
+            }
+        }
+        println!("| engine wins | seeds wins | draws | engine slowest move | seeds ms/move |");
+        println!("| ---: | ---: | ---: | ---: | ---: |");
+        println!(
+            "| {won} | {lost} | {drawn} | {} ms | {:.0} |",
+            slowest.as_millis(),
+            seeds_time.as_secs_f64() * 1e3 / f64::from(seeds_moves.max(1))
+        );
+    }
+}

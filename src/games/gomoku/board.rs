@@ -1,0 +1,805 @@
+//! The gomoku board: a padded array with, per empty cell, the line patterns
+//! each colour would make there, kept up to date on every play and undo,
+//! plus Zobrist hashing and the incremental sums the evaluation reads.
+
+use std::sync::OnceLock;
+
+use super::Rules;
+use super::pattern::{self, EMPTY, Pattern, PatternTable, WALL, slot};
+use crate::games::Player;
+
+/// Border cells around the board: enough for a four-cell reach each way.
+pub const PAD: usize = 4;
+/// The largest board side.
+pub const MAX_SIZE: usize = 20;
+/// Cells of the largest padded board; every cell index is below this.
+pub const MAX_CELLS: usize = (MAX_SIZE + 2 * PAD) * (MAX_SIZE + 2 * PAD);
+
+/// A cell index in the padded array.
+pub type Cell = u16;
+
+/// Per-cell flags for a colour, derived from its four line patterns.
+pub mod flag {
+    /// A stone here makes five (confirm with `makes_win` for exact rules).
+    pub const FIVE: u8 = 1;
+    /// A stone here makes an open four (or two fours on one line).
+    pub const OPEN_FOUR: u8 = 2;
+    /// A stone here makes at least a four.
+    pub const FOUR: u8 = 4;
+    /// A stone here makes an open three.
+    pub const THREE: u8 = 8;
+    /// A stone here builds something (at least a two).
+    pub const SHAPE: u8 = 16;
+    pub const COUNT: usize = 5;
+}
+
+/// Evaluation weight of each line pattern, by `Pattern as usize`.
+const WEIGHT: [i32; 10] = [0, 1, 4, 14, 16, 50, 60, 250, 1000, 0];
+/// Flags each line pattern sets, by `Pattern as usize`.
+const PATTERN_FLAGS: [u8; 10] = [
+    0,
+    0,
+    flag::SHAPE,
+    flag::SHAPE,
+    flag::SHAPE,
+    flag::SHAPE | flag::THREE,
+    flag::SHAPE | flag::FOUR,
+    flag::SHAPE | flag::FOUR | flag::OPEN_FOUR,
+    flag::SHAPE | flag::FOUR | flag::FIVE,
+    0,
+];
+/// Fours each line pattern counts (an open four counts as two).
+const PATTERN_FOURS: [u8; 10] = [0, 0, 0, 0, 0, 0, 1, 2, 0, 0];
+/// Bonus of a cell whose lines combine into a winning threat.
+const DOUBLE_FOUR: i32 = 350;
+const FOUR_THREE: i32 = 350;
+const DOUBLE_THREE: i32 = 220;
+
+/// What a colour's stone on one empty cell makes, as flags and a value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CellInfo {
+    pub flags: u8,
+    pub value: i32,
+}
+
+/// The cells of a rectangle of the board, row by row; holds no borrow,
+/// so a search can walk it while playing moves.
+#[derive(Clone, Copy, Debug)]
+pub struct Area {
+    row: usize,
+    col: usize,
+    c0: usize,
+    c1: usize,
+    r1: usize,
+    stride: usize,
+}
+
+impl Iterator for Area {
+    type Item = Cell;
+
+    #[inline]
+    fn next(&mut self) -> Option<Cell> {
+        if self.row > self.r1 {
+            return None;
+        }
+        let cell = (self.row + PAD) * self.stride + self.col + PAD;
+        if self.col == self.c1 {
+            self.col = self.c0;
+            self.row += 1;
+        } else {
+            self.col += 1;
+        }
+        Some(cell as Cell)
+    }
+}
+
+/// A cell's pattern state before a move changed it.
+#[derive(Clone, Copy, Debug)]
+struct Saved {
+    cell: Cell,
+    pats: [[u8; 4]; 2],
+    info: [CellInfo; 2],
+}
+
+/// What a move changed besides the cells in the log: undo restores it
+/// instead of recomputing patterns.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    log_len: usize,
+    total: [i32; 2],
+    flag_count: [[u32; flag::COUNT]; 2],
+    bounds: [usize; 4],
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Undo {
+    cell: Cell,
+    won: bool,
+}
+
+/// A gomoku position with its incremental pattern state.
+#[derive(Clone)]
+pub struct Board {
+    pub size: usize,
+    pub stride: usize,
+    pub rules: Rules,
+    /// Offsets of the four line directions: →, ↓, ↘, ↙.
+    pub dirs: [isize; 4],
+    table: &'static PatternTable,
+    /// 0 empty, 1 black, 2 white, 3 wall.
+    pub(super) cells: Vec<u8>,
+    keys: Vec<[u16; 4]>,
+    /// Per cell and colour, the pattern of each direction (`Pattern as u8`).
+    pats: Vec<[[u8; 4]; 2]>,
+    info: Vec<[CellInfo; 2]>,
+    /// Sum of `info.value` over empty cells, per colour.
+    total: [i32; 2],
+    /// Empty cells carrying each flag bit, per colour.
+    flag_count: [[u32; flag::COUNT]; 2],
+    /// Stones within two cells (Chebyshev), per cell.
+    near: Vec<u8>,
+    hash: u64,
+    side: Player,
+    stones: usize,
+    history: Vec<Undo>,
+    /// Rows and columns spanned by the stones (min row, max row, min col,
+    /// max col), and its earlier values for undo.
+    bounds: [usize; 4],
+    /// Per stone put: the state to restore on removal, and the cells it
+    /// changed (in `log`).
+    frames: Vec<Frame>,
+    log: Vec<Saved>,
+    /// The board's cells in row-major order.
+    pub interior: Vec<Cell>,
+}
+
+impl std::fmt::Debug for Board {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Board")
+            .field("size", &self.size)
+            .field("rules", &self.rules)
+            .field("rows", &self.rows())
+            .finish()
+    }
+}
+
+fn zobrist() -> &'static [[u64; MAX_CELLS]; 2] {
+    static KEYS: OnceLock<Box<[[u64; MAX_CELLS]; 2]>> = OnceLock::new();
+    KEYS.get_or_init(|| {
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            // splitmix64: a fixed seed keeps hashes stable between runs.
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        };
+        let mut keys = Box::new([[0u64; MAX_CELLS]; 2]);
+        for side in keys.iter_mut() {
+            for k in side.iter_mut() {
+                *k = next();
+            }
+        }
+        keys
+    })
+}
+
+/// The colour index of a player: black (X) 0, white (O) 1.
+pub fn color(p: Player) -> usize {
+    p as usize
+}
+
+impl Board {
+    /// An empty board of `size` × `size`.
+    pub fn new(size: usize, rules: Rules) -> Self {
+        assert!((5..=MAX_SIZE).contains(&size), "board size {size}");
+        let stride = size + 2 * PAD;
+        let n = stride * stride;
+        let s = stride as isize;
+        let mut board = Board {
+            size,
+            stride,
+            rules,
+            dirs: [1, s, s + 1, s - 1],
+            table: pattern::table(rules),
+            cells: vec![WALL; n],
+            keys: vec![[0; 4]; n],
+            pats: vec![[[0; 4]; 2]; n],
+            info: vec![[CellInfo::default(); 2]; n],
+            total: [0; 2],
+            flag_count: [[0; flag::COUNT]; 2],
+            near: vec![0; n],
+            hash: (size as u64) << 8 | rules as u64,
+            side: Player::X,
+            stones: 0,
+            history: Vec::with_capacity(size * size),
+            bounds: [usize::MAX, 0, usize::MAX, 0],
+            frames: Vec::with_capacity(size * size),
+            log: Vec::with_capacity(size * size * 16),
+            interior: Vec::with_capacity(size * size),
+        };
+        for r in 0..size {
+            for c in 0..size {
+                let cell = (r + PAD) * stride + c + PAD;
+                board.cells[cell] = EMPTY;
+                board.interior.push(cell as Cell);
+            }
+        }
+        // Keys of every cell from scratch; walls beyond the array's edge.
+        for cell in 0..n {
+            for (d, &off) in board.dirs.iter().enumerate() {
+                let mut key = 0u16;
+                for k in (-4..=4).filter(|&k| k != 0) {
+                    let q = cell as isize + k as isize * off;
+                    let code = if (0..n as isize).contains(&q) {
+                        board.cells[q as usize]
+                    } else {
+                        WALL
+                    };
+                    key |= u16::from(code) << (2 * slot(k));
+                }
+                board.keys[cell][d] = key;
+            }
+        }
+        for i in 0..board.interior.len() {
+            let cell = board.interior[i];
+            board.refresh(cell);
+        }
+        board
+    }
+
+    pub fn cell(&self, row: usize, col: usize) -> Cell {
+        ((row + PAD) * self.stride + col + PAD) as Cell
+    }
+
+    pub fn row_col(&self, cell: Cell) -> (usize, usize) {
+        let c = cell as usize;
+        (c / self.stride - PAD, c % self.stride - PAD)
+    }
+
+    /// The stone on a cell: `None` if empty.
+    pub fn stone(&self, cell: Cell) -> Option<Player> {
+        match self.cells[cell as usize] {
+            1 => Some(Player::X),
+            2 => Some(Player::O),
+            _ => None,
+        }
+    }
+
+    pub fn is_empty(&self, cell: Cell) -> bool {
+        self.cells[cell as usize] == EMPTY
+    }
+
+    pub fn side_to_move(&self) -> Player {
+        self.side
+    }
+
+    pub fn stones(&self) -> usize {
+        self.stones
+    }
+
+    pub fn is_full(&self) -> bool {
+        self.stones == self.size * self.size
+    }
+
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The moves played since the board was set up, oldest first.
+    pub fn last_move(&self) -> Option<Cell> {
+        self.history.last().map(|u| u.cell)
+    }
+
+    /// Did the last move win?
+    pub fn last_move_won(&self) -> bool {
+        self.history.last().is_some_and(|u| u.won)
+    }
+
+    pub fn info(&self, cell: Cell, color: usize) -> CellInfo {
+        self.info[cell as usize][color]
+    }
+
+    /// The pattern `color` makes on `cell` in direction `d`.
+    pub fn pattern(&self, cell: Cell, color: usize, d: usize) -> Pattern {
+        Pattern::from_u8(self.pats[cell as usize][color][d])
+    }
+
+    /// Empty cells where `color` has the flag `bit` (one of [`flag`]).
+    pub fn flag_count(&self, color: usize, bit: u8) -> u32 {
+        self.flag_count[color][bit.trailing_zeros() as usize]
+    }
+
+    pub fn total(&self, color: usize) -> i32 {
+        self.total[color]
+    }
+
+    /// Stones within two cells of `cell`.
+    pub fn near(&self, cell: Cell) -> u8 {
+        self.near[cell as usize]
+    }
+
+    /// The cells within `margin` of the stones' bounding box (the whole
+    /// board when it is empty): every cell whose patterns can be non-trivial
+    /// lies within four cells of a stone.
+    pub fn area(&self, margin: usize) -> Area {
+        let n = self.size - 1;
+        let [r0, r1, c0, c1] = if self.stones == 0 {
+            [0, n, 0, n]
+        } else {
+            let b = self.bounds;
+            [
+                b[0].saturating_sub(margin),
+                (b[1] + margin).min(n),
+                b[2].saturating_sub(margin),
+                (b[3] + margin).min(n),
+            ]
+        };
+        Area {
+            row: r0,
+            col: c0,
+            c0,
+            c1,
+            r1,
+            stride: self.stride,
+        }
+    }
+
+    /// Sets the side to move (for boards set up stone by stone).
+    pub fn set_side(&mut self, side: Player) {
+        self.side = side;
+    }
+
+    /// Plays the side to move's stone on an empty cell.
+    pub fn play(&mut self, cell: Cell) {
+        let color = color(self.side);
+        self.put(cell, color);
+        let won = self.wins_at(cell, color);
+        self.history.push(Undo { cell, won });
+        self.side = self.side.other();
+    }
+
+    /// Passes the turn without a stone (threat search for the side not to
+    /// move); [`Board::unpass`] takes it back.
+    pub fn pass(&mut self) {
+        self.side = self.side.other();
+    }
+
+    pub fn unpass(&mut self) {
+        self.side = self.side.other();
+    }
+
+    /// Takes back the last move.
+    pub fn undo(&mut self) {
+        let Some(u) = self.history.pop() else {
+            return;
+        };
+        self.side = self.side.other();
+        self.remove(u.cell, color(self.side));
+    }
+
+    /// Puts a stone of `color` without touching the move history or the
+    /// side to move (for setting up a drawn board).
+    pub fn put(&mut self, cell: Cell, color: usize) {
+        let code = color as u8 + 1;
+        self.frames.push(Frame {
+            log_len: self.log.len(),
+            total: self.total,
+            flag_count: self.flag_count,
+            bounds: self.bounds,
+        });
+        let (r, c) = self.row_col(cell);
+        let b = &mut self.bounds;
+        *b = [b[0].min(r), b[1].max(r), b[2].min(c), b[3].max(c)];
+        self.save(cell);
+        self.clear_info(cell);
+        self.cells[cell as usize] = code;
+        self.hash ^= zobrist()[color][cell as usize];
+        self.stones += 1;
+        self.toggle_keys(cell, code, true);
+        self.adjust_near(cell, true);
+    }
+
+    fn remove(&mut self, cell: Cell, color: usize) {
+        let code = color as u8 + 1;
+        let Some(frame) = self.frames.pop() else {
+            return;
+        };
+        self.cells[cell as usize] = EMPTY;
+        self.hash ^= zobrist()[color][cell as usize];
+        self.stones -= 1;
+        self.toggle_keys(cell, code, false);
+        self.adjust_near(cell, false);
+        while self.log.len() > frame.log_len {
+            let Some(saved) = self.log.pop() else { break };
+            let c = saved.cell as usize;
+            self.pats[c] = saved.pats;
+            self.info[c] = saved.info;
+        }
+        self.total = frame.total;
+        self.flag_count = frame.flag_count;
+        self.bounds = frame.bounds;
+    }
+
+    /// Logs a cell's pattern state before it changes.
+    #[inline]
+    fn save(&mut self, cell: Cell) {
+        let c = cell as usize;
+        self.log.push(Saved {
+            cell,
+            pats: self.pats[c],
+            info: self.info[c],
+        });
+    }
+
+    fn adjust_near(&mut self, cell: Cell, add: bool) {
+        let s = self.stride as isize;
+        for dr in -2..=2isize {
+            for dc in -2..=2isize {
+                let q = (cell as isize + dr * s + dc) as usize;
+                if add {
+                    self.near[q] += 1;
+                } else {
+                    self.near[q] -= 1;
+                }
+            }
+        }
+    }
+
+    /// Flips `code` at `cell` in its neighbours' keys and, when `refresh`,
+    /// brings their patterns up to date (undo restores them instead).
+    fn toggle_keys(&mut self, cell: Cell, code: u8, refresh: bool) {
+        for d in 0..4 {
+            let off = self.dirs[d];
+            for k in 1..=4i32 {
+                // `cell` sits at offset −k from the cell after it, +k from the one before.
+                let after = (cell as isize + k as isize * off) as usize;
+                self.keys[after][d] ^= u16::from(code) << (2 * slot(-k));
+                let before = (cell as isize - k as isize * off) as usize;
+                self.keys[before][d] ^= u16::from(code) << (2 * slot(k));
+                if refresh {
+                    self.refresh_line(after as Cell, d);
+                    self.refresh_line(before as Cell, d);
+                }
+            }
+        }
+    }
+
+    /// Replaces a cell's info for a colour, keeping the sums in step.
+    #[inline]
+    fn set_info(&mut self, c: usize, color: usize, new: CellInfo) {
+        let old = self.info[c][color];
+        if old == new {
+            return;
+        }
+        self.total[color] += new.value - old.value;
+        let mut changed = old.flags ^ new.flags;
+        while changed != 0 {
+            let b = changed.trailing_zeros() as usize;
+            if new.flags & (1 << b) != 0 {
+                self.flag_count[color][b] += 1;
+            } else {
+                self.flag_count[color][b] -= 1;
+            }
+            changed &= changed - 1;
+        }
+        self.info[c][color] = new;
+    }
+
+    fn clear_info(&mut self, cell: Cell) {
+        let c = cell as usize;
+        for color in 0..2 {
+            self.set_info(c, color, CellInfo::default());
+        }
+    }
+
+    /// Recomputes an empty cell's pattern along line `d` after its key
+    /// changed; most far-away stones leave the pattern as it was.
+    #[inline]
+    fn refresh_line(&mut self, cell: Cell, d: usize) {
+        let c = cell as usize;
+        if self.cells[c] != EMPTY {
+            return;
+        }
+        let [b, w] = self.table.get(self.keys[c][d]);
+        let pats = &mut self.pats[c];
+        if pats[0][d] == b && pats[1][d] == w {
+            return;
+        }
+        self.save(cell);
+        let pats = &mut self.pats[c];
+        pats[0][d] = b;
+        pats[1][d] = w;
+        let pats = *pats;
+        for (color, line_pats) in pats.iter().enumerate() {
+            let info = self.combine(line_pats, color);
+            self.set_info(c, color, info);
+        }
+    }
+
+    /// Recomputes an empty cell's patterns from its keys.
+    fn refresh(&mut self, cell: Cell) {
+        let c = cell as usize;
+        if self.cells[c] != EMPTY {
+            return;
+        }
+        let mut pats = [[0u8; 4]; 2];
+        for (d, &key) in self.keys[c].iter().enumerate() {
+            let [b, w] = self.table.get(key);
+            pats[0][d] = b;
+            pats[1][d] = w;
+        }
+        self.pats[c] = pats;
+        for (color, line_pats) in pats.iter().enumerate() {
+            let info = self.combine(line_pats, color);
+            self.set_info(c, color, info);
+        }
+    }
+
+    /// Flags and value of a cell from its four line patterns.
+    #[inline]
+    fn combine(&self, pats: &[u8; 4], color: usize) -> CellInfo {
+        let mut flags = 0;
+        let mut value = 0;
+        let (mut fours, mut threes) = (0, 0);
+        for &p in pats {
+            let p = p as usize;
+            value += WEIGHT[p];
+            flags |= PATTERN_FLAGS[p];
+            fours += PATTERN_FOURS[p];
+            threes += u8::from(p == Pattern::OpenThree as usize);
+        }
+        // Under renju black's double four and double three are forbidden,
+        // so they are worth no more than their parts.
+        let restricted = self.rules == Rules::Renju && color == 0;
+        if fours >= 2 && !restricted {
+            value += DOUBLE_FOUR;
+        } else if fours == 1 && threes >= 1 {
+            value += FOUR_THREE;
+        } else if threes >= 2 && !restricted {
+            value += DOUBLE_THREE;
+        }
+        CellInfo { flags, value }
+    }
+
+    /// Length of `color`'s run through `cell` along `d`, counting `cell`
+    /// itself whatever it holds.
+    pub fn run(&self, cell: Cell, d: usize, color: usize) -> usize {
+        let code = color as u8 + 1;
+        let off = self.dirs[d];
+        let mut len = 1;
+        for sign in [1isize, -1] {
+            let mut q = cell as isize + sign * off;
+            while self.cells[q as usize] == code {
+                len += 1;
+                q += sign * off;
+            }
+        }
+        len
+    }
+
+    /// Does a run of `len` win for `color` under these rules?
+    pub fn is_winning_run(&self, len: usize, color: usize) -> bool {
+        match self.rules {
+            Rules::Freestyle => len >= 5,
+            Rules::Standard => len == 5,
+            Rules::Renju => len == 5 || (len > 5 && color == 1),
+        }
+    }
+
+    /// Does the stone of `color` on `cell` complete a winning line?
+    pub fn wins_at(&self, cell: Cell, color: usize) -> bool {
+        (0..4).any(|d| self.is_winning_run(self.run(cell, d, color), color))
+    }
+
+    /// Would a stone of `color` on the empty `cell` win?
+    pub fn makes_win(&self, cell: Cell, color: usize) -> bool {
+        self.info[cell as usize][color].flags & flag::FIVE != 0 && self.wins_at(cell, color)
+    }
+
+    /// Every empty cell where `color` would win at once.
+    pub fn win_points(&self, color: usize, out: &mut Vec<Cell>) {
+        out.clear();
+        if self.flag_count(color, flag::FIVE) == 0 {
+            return;
+        }
+        out.extend(
+            self.area(4)
+                .filter(|&c| self.is_empty(c) && self.makes_win(c, color)),
+        );
+    }
+
+    /// The first winning point of `color`, if any.
+    pub fn first_win_point(&self, color: usize) -> Option<Cell> {
+        if self.flag_count(color, flag::FIVE) == 0 {
+            return None;
+        }
+        self.area(4)
+            .find(|&c| self.is_empty(c) && self.makes_win(c, color))
+    }
+
+    /// Winning points of `color` on the four lines through `cell` (which
+    /// holds a stone of `color`), at most two distinct ones.
+    pub fn win_points_through(&self, cell: Cell, color: usize, out: &mut Vec<Cell>) {
+        out.clear();
+        for d in 0..4 {
+            let off = self.dirs[d];
+            for k in (-4..=4isize).filter(|&k| k != 0) {
+                let q = (cell as isize + k * off) as Cell;
+                if self.is_empty(q) && self.makes_win(q, color) && !out.contains(&q) {
+                    out.push(q);
+                }
+            }
+        }
+    }
+
+    /// Rows, top first, as the API writes them.
+    pub fn rows(&self) -> Vec<String> {
+        (0..self.size)
+            .map(|r| {
+                (0..self.size)
+                    .map(|c| match self.stone(self.cell(r, c)) {
+                        Some(p) => p.symbol(),
+                        None => '.',
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Every winning line on the board: (colour, cells).
+    pub fn winning_lines(&self) -> Vec<(Player, Vec<Cell>)> {
+        let mut lines = Vec::new();
+        for &cell in &self.interior {
+            let Some(p) = self.stone(cell) else { continue };
+            let color = color(p);
+            for d in 0..4 {
+                let off = self.dirs[d];
+                // Only from the first stone of each run.
+                let prev = (cell as isize - off) as usize;
+                if self.cells[prev] == color as u8 + 1 {
+                    continue;
+                }
+                let len = self.run(cell, d, color);
+                if self.is_winning_run(len, color) {
+                    let run = (0..len)
+                        .map(|i| (cell as isize + i as isize * off) as Cell)
+                        .collect();
+                    lines.push((p, run));
+                }
+            }
+        }
+        lines
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn play_and_undo_restore_everything() {
+        let mut b = Board::new(15, Rules::Freestyle);
+        let fresh = b.clone();
+        let moves = [
+            (7, 7),
+            (7, 8),
+            (6, 6),
+            (8, 8),
+            (5, 5),
+            (0, 0),
+            (14, 14),
+            (4, 4),
+        ];
+        for (r, c) in moves {
+            let cell = b.cell(r, c);
+            b.play(cell);
+        }
+        // Incremental totals equal a rebuild from scratch.
+        let mut rebuilt = Board::new(15, Rules::Freestyle);
+        for (i, (r, c)) in moves.iter().enumerate() {
+            rebuilt.put(rebuilt.cell(*r, *c), i % 2);
+        }
+        assert_eq!(b.total, rebuilt.total);
+        assert_eq!(b.flag_count, rebuilt.flag_count);
+        assert_eq!(b.hash, rebuilt.hash);
+        assert!(!b.last_move_won());
+        for _ in moves {
+            b.undo();
+        }
+        assert_eq!(b.keys, fresh.keys);
+        assert_eq!(b.info, fresh.info);
+        assert_eq!(b.total, fresh.total);
+        assert_eq!(b.flag_count, fresh.flag_count);
+        assert_eq!(b.near, fresh.near);
+        assert_eq!(b.hash, fresh.hash);
+    }
+
+    #[test]
+    fn random_games_keep_the_incremental_state_exact() {
+        let mut seed = 0x1234_5678_9ABC_DEF0u64;
+        let mut next = |n: usize| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) as usize % n
+        };
+        for (size, rules) in [
+            (15, Rules::Freestyle),
+            (19, Rules::Standard),
+            (20, Rules::Freestyle),
+            (15, Rules::Renju),
+        ] {
+            for _ in 0..20 {
+                let mut b = Board::new(size, rules);
+                let fresh = b.clone();
+                let mut played = Vec::new();
+                let plies = 10 + next(80);
+                while played.len() < plies && !b.last_move_won() {
+                    // Mostly near the centre so that shapes form.
+                    let r = (size / 2 + next(9)).saturating_sub(4);
+                    let c = (size / 2 + next(9)).saturating_sub(4);
+                    let cell = b.cell(r, c);
+                    if b.is_empty(cell) {
+                        b.play(cell);
+                        played.push(cell);
+                    }
+                }
+                let mut rebuilt = Board::new(size, rules);
+                for (i, &cell) in played.iter().enumerate() {
+                    rebuilt.put(cell, i % 2);
+                }
+                assert_eq!(b.keys, rebuilt.keys);
+                assert_eq!(b.info, rebuilt.info);
+                assert_eq!(b.total, rebuilt.total);
+                assert_eq!(b.flag_count, rebuilt.flag_count);
+                assert_eq!(b.near, rebuilt.near);
+                assert_eq!(b.hash, rebuilt.hash);
+                for _ in &played {
+                    b.undo();
+                }
+                assert_eq!(b.keys, fresh.keys);
+                assert_eq!(b.pats, fresh.pats);
+                assert_eq!(b.info, fresh.info);
+                assert_eq!(b.total, fresh.total);
+                assert_eq!(b.flag_count, fresh.flag_count);
+                assert_eq!(b.hash, fresh.hash);
+                assert_eq!(b.bounds, fresh.bounds);
+            }
+        }
+    }
+
+    #[test]
+    fn winning_combinations_outrank_single_shapes() {
+        // Black: c8 d8 e8 (b8 white) and f6 f7: f8 makes a four and an
+        // open three. Black j2 k2 l2: m2 makes an open four.
+        let mut b = Board::new(15, Rules::Freestyle);
+        let at = |b: &Board, n: &str| {
+            let (r, c) = crate::games::notation::parse_cell(n, 15, 15).unwrap();
+            b.cell(r, c)
+        };
+        for n in ["c8", "d8", "e8", "f6", "f7", "j2", "k2", "l2"] {
+            let cell = at(&b, n);
+            b.put(cell, 0);
+        }
+        let cell = at(&b, "b8");
+        b.put(cell, 1);
+        let four_three = b.info(at(&b, "f8"), 0);
+        assert_eq!(
+            four_three.flags & (flag::FOUR | flag::THREE),
+            flag::FOUR | flag::THREE
+        );
+        let open_four = b.info(at(&b, "m2"), 0);
+        assert_ne!(open_four.flags & flag::OPEN_FOUR, 0);
+        // Above any cell without a combination (one four or one open
+        // three at most, closed threes elsewhere)...
+        let single = WEIGHT[Pattern::Four as usize] + 3 * WEIGHT[Pattern::ClosedThree as usize];
+        assert!(four_three.value > single, "{four_three:?}");
+        // ...and below an open four, which wins two plies sooner.
+        assert!(
+            open_four.value >= four_three.value,
+            "{open_four:?} {four_three:?}"
+        );
+    }
+}

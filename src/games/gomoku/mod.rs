@@ -1,0 +1,347 @@
+//! Gomoku on 15×15, 19×19 and 20×20 under freestyle, standard (exactly
+//! five) and renju rules, with its own threat-space and alpha-beta search.
+//!
+//! X is black and moves first. Cells are written as a column letter and a
+//! row counted from the top (`a1` top-left, `h8` the centre of 15×15).
+
+pub mod board;
+pub mod engine;
+pub mod pattern;
+pub mod renju;
+pub mod seeds;
+pub mod threat;
+
+use super::notation::{cell_name, parse_cell};
+use super::{GameInfo, Player, PositionError, PositionReport, PositionSpec, SearchReport, Status};
+use crate::search::{Limits, Workspace};
+
+pub use board::{Board, Cell};
+pub use renju::Forbidden;
+
+/// The board sides the service plays.
+pub const SIZES: [usize; 3] = [15, 19, 20];
+pub const DEFAULT_SIZE: usize = 15;
+/// The time budget when a request names none: a strong move in about a second.
+pub const DEFAULT_TIME_MS: u64 = 1_000;
+/// Iterations stop here unless the request asks for fewer.
+pub const MAX_DEPTH: u32 = 60;
+
+/// Which lines win, and what black may not play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rules {
+    /// Five or more in a row wins.
+    Freestyle = 0,
+    /// Exactly five wins; six or more does not.
+    Standard = 1,
+    /// 15×15; black wins with exactly five and may not make a double three,
+    /// double four or overline; white wins with five or more.
+    Renju = 2,
+}
+
+impl Rules {
+    pub const ALL: [Rules; 3] = [Rules::Freestyle, Rules::Standard, Rules::Renju];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Rules::Freestyle => "freestyle",
+            Rules::Standard => "standard",
+            Rules::Renju => "renju",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|r| r.name() == name)
+    }
+}
+
+/// A validated gomoku position.
+#[derive(Clone, Debug)]
+pub struct Gomoku {
+    /// Boxed: the board's incremental state is large next to other games.
+    pub board: Box<Board>,
+}
+
+impl Gomoku {
+    /// The empty board.
+    pub fn new(size: usize, rules: Rules) -> Self {
+        Self {
+            board: Box::new(Board::new(size, rules)),
+        }
+    }
+
+    pub fn size(&self) -> usize {
+        self.board.size
+    }
+
+    pub fn rules(&self) -> Rules {
+        self.board.rules
+    }
+
+    pub fn side_to_move(&self) -> Player {
+        self.board.side_to_move()
+    }
+
+    /// A cell's name in notation.
+    pub fn notation(&self, cell: Cell) -> String {
+        let (r, c) = self.board.row_col(cell);
+        cell_name(r, c)
+    }
+
+    /// Reads a cell name on this board.
+    pub fn parse_cell(&self, text: &str) -> Option<Cell> {
+        parse_cell(text, self.size(), self.size()).map(|(r, c)| self.board.cell(r, c))
+    }
+
+    /// The winner and one winning line, if the game is won.
+    pub fn winner(&self) -> Option<(Player, Vec<Cell>)> {
+        self.board.winning_lines().into_iter().next()
+    }
+
+    /// Plays a move written in notation, refusing occupied, forbidden and
+    /// post-game moves.
+    pub fn play_notation(&mut self, text: &str) -> Result<(), String> {
+        if self.winner().is_some() {
+            return Err("the game is already won".to_owned());
+        }
+        let n = self.size();
+        let cell = self.parse_cell(text).ok_or_else(|| {
+            format!(
+                "{text:?} is not a cell of a {n}×{n} board (a1..{})",
+                cell_name(n - 1, n - 1)
+            )
+        })?;
+        if !self.board.is_empty(cell) {
+            return Err(format!("{text} is already taken"));
+        }
+        if self.side_to_move() == Player::X {
+            if let Some(f) = self.board.forbidden(cell) {
+                return Err(format!(
+                    "{text} is forbidden for black under renju rules ({})",
+                    f.name()
+                ));
+            }
+        }
+        self.board.play(cell);
+        Ok(())
+    }
+
+    /// Black's forbidden points (renju only), with their kind.
+    pub fn forbidden_points(&mut self) -> Vec<(Cell, Forbidden)> {
+        if self.rules() != Rules::Renju {
+            return Vec::new();
+        }
+        let cells = self.board.interior.clone();
+        let mut out = Vec::new();
+        for c in cells {
+            if self.board.is_empty(c) {
+                if let Some(f) = self.board.forbidden(c) {
+                    out.push((c, f));
+                }
+            }
+        }
+        out
+    }
+
+    /// Legal moves for the side to move, in row-major order.
+    pub fn legal_moves(&mut self) -> Vec<Cell> {
+        let cells = self.board.interior.clone();
+        cells
+            .into_iter()
+            .filter(|&c| self.board.is_legal(c))
+            .collect()
+    }
+}
+
+/// What `/v1/games` says about gomoku.
+pub fn info() -> GameInfo {
+    GameInfo {
+        name: "gomoku",
+        title: "Gomoku",
+        sizes: SIZES.iter().map(|&s| s as u32).collect(),
+        default_size: DEFAULT_SIZE as u32,
+        rules: Rules::ALL.iter().map(|r| r.name()).collect(),
+        default_rules: Some(Rules::Freestyle.name()),
+        default_depth: MAX_DEPTH,
+        max_depth: MAX_DEPTH,
+        default_time_ms: DEFAULT_TIME_MS,
+        notation: "cell: column letter (a-o on 15×15, a-t on 20×20), then row from the top, 1-based (a1 top-left, h8 the centre of 15×15)",
+        start: Gomoku::new(DEFAULT_SIZE, Rules::Freestyle).board.rows(),
+    }
+}
+
+/// Reads and validates a client's position.
+pub fn parse(spec: &PositionSpec) -> Result<Gomoku, PositionError> {
+    let rules = match &spec.rules {
+        None => Rules::Freestyle,
+        Some(name) => Rules::from_name(name).ok_or_else(|| {
+            PositionError::new(
+                "rules",
+                format!("unknown gomoku rules {name:?}; use freestyle, standard or renju"),
+            )
+        })?,
+    };
+    let size_ok = |s: usize| SIZES.contains(&s);
+    if let Some(size) = spec.size.filter(|&s| !size_ok(s as usize)) {
+        return Err(PositionError::new(
+            "size",
+            format!("gomoku boards are 15, 19 or 20 cells wide, not {size}"),
+        ));
+    }
+    let size = match (&spec.board, spec.size) {
+        (Some(rows), given) => {
+            let n = rows.len();
+            if !size_ok(n) {
+                return Err(PositionError::new(
+                    "board",
+                    format!("a gomoku board has 15, 19 or 20 rows, got {n}"),
+                ));
+            }
+            if let Some(given) = given.filter(|&g| g as usize != n) {
+                return Err(PositionError::new(
+                    "size",
+                    format!("size is {given} but the board has {n} rows"),
+                ));
+            }
+            n
+        }
+        (None, given) => given.map_or(DEFAULT_SIZE, |g| g as usize),
+    };
+    if rules == Rules::Renju && size != 15 {
+        return Err(PositionError::new(
+            "rules",
+            format!("renju is played on 15×15 only, not {size}×{size}"),
+        ));
+    }
+    let pos = match (&spec.board, &spec.moves) {
+        (Some(rows), None) => from_rows(rows, size, rules)?,
+        (None, Some(moves)) => {
+            let mut pos = Gomoku::new(size, rules);
+            for (i, mv) in moves.iter().enumerate() {
+                if pos.board.is_full() {
+                    return Err(PositionError::new(
+                        "moves",
+                        format!("move {} ({mv}): the board is full", i + 1),
+                    ));
+                }
+                pos.play_notation(mv).map_err(|e| {
+                    PositionError::new("moves", format!("move {} ({mv}): {e}", i + 1))
+                })?;
+            }
+            pos
+        }
+        _ => return Err(super::board_xor_moves()),
+    };
+    if let Some(given) = spec.to_move.filter(|&p| p != pos.side_to_move()) {
+        return Err(PositionError::new(
+            "to_move",
+            format!(
+                "to_move is {} but the stones say {} is to move (X, black, moves first)",
+                given.symbol(),
+                pos.side_to_move().symbol()
+            ),
+        ));
+    }
+    Ok(pos)
+}
+
+fn from_rows(rows: &[String], size: usize, rules: Rules) -> Result<Gomoku, PositionError> {
+    let err = |d: String| PositionError::new("board", d);
+    let mut pos = Gomoku::new(size, rules);
+    let mut counts = [0usize; 2];
+    for (r, row) in rows.iter().enumerate() {
+        let n = row.chars().count();
+        if n != size {
+            return Err(err(format!(
+                "row {} has {n} cells; every row of a {size}×{size} board has {size}",
+                r + 1
+            )));
+        }
+        for (c, ch) in row.chars().enumerate() {
+            let color = match ch {
+                '.' => continue,
+                'X' | 'x' => 0,
+                'O' | 'o' => 1,
+                other => {
+                    return Err(err(format!(
+                        "row {} has {other:?}; cells are '.', 'X' or 'O'",
+                        r + 1
+                    )));
+                }
+            };
+            counts[color] += 1;
+            let cell = pos.board.cell(r, c);
+            pos.board.put(cell, color);
+        }
+    }
+    let [xs, os] = counts;
+    let side = match xs.checked_sub(os) {
+        Some(0) => Player::X,
+        Some(1) => Player::O,
+        _ => {
+            return Err(err(format!(
+                "impossible stone counts: {xs} X and {os} O (X, black, moves first, so X has as many stones as O or one more)"
+            )));
+        }
+    };
+    pos.board.set_side(side);
+    let lines = pos.board.winning_lines();
+    if let Some((winner, _)) = lines.first() {
+        let winner = *winner;
+        if lines.iter().any(|(p, _)| *p != winner) {
+            return Err(err("both X and O have a winning line".to_owned()));
+        }
+        if side != winner.other() {
+            return Err(err(format!(
+                "{} has five in a row, but the counts say {} moved last",
+                winner.symbol(),
+                side.other().symbol()
+            )));
+        }
+        // Several lines are possible only if one last stone made them all.
+        let common = lines[0]
+            .1
+            .iter()
+            .any(|c| lines.iter().all(|(_, l)| l.contains(c)));
+        if !common {
+            return Err(err(format!(
+                "{} has winning lines that no single last move could have completed together",
+                winner.symbol()
+            )));
+        }
+    }
+    Ok(pos)
+}
+
+/// What `/v1/position` reports.
+pub fn describe(pos: &Gomoku) -> PositionReport {
+    let mut pos = pos.clone();
+    let winner = pos.winner();
+    let status = match (&winner, pos.board.is_full()) {
+        (Some(_), _) => Status::Win,
+        (None, true) => Status::Draw,
+        _ => Status::Ongoing,
+    };
+    let (legal, forbidden) = if status == Status::Ongoing {
+        let legal = pos.legal_moves();
+        let forbidden = pos.forbidden_points();
+        (legal, forbidden)
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    PositionReport {
+        to_move: pos.side_to_move(),
+        status,
+        winner: winner.as_ref().map(|w| w.0),
+        winning_line: winner
+            .map(|(_, line)| line.iter().map(|&c| pos.notation(c)).collect())
+            .unwrap_or_default(),
+        legal_moves: legal.iter().map(|&c| pos.notation(c)).collect(),
+        forbidden: forbidden.iter().map(|&(c, _)| pos.notation(c)).collect(),
+        board: pos.board.rows(),
+    }
+}
+
+/// Searches the position with the gomoku engine.
+pub fn search(pos: &Gomoku, limits: &Limits, ws: &mut Workspace) -> SearchReport {
+    engine::search(pos, limits, ws)
+}
