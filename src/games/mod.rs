@@ -4,6 +4,7 @@
 //! Each game lives in its own module and owns its rules, notation,
 //! evaluation and any special machinery (solvers, threat search).
 
+pub mod connect4;
 pub mod notation;
 pub mod tictactoe;
 
@@ -152,10 +153,11 @@ pub struct GameInfo {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameKind {
     TicTacToe,
+    Connect4,
 }
 
 impl GameKind {
-    pub const ALL: [GameKind; 1] = [GameKind::TicTacToe];
+    pub const ALL: [GameKind; 2] = [GameKind::TicTacToe, GameKind::Connect4];
 
     pub fn from_name(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|g| g.name() == name)
@@ -164,12 +166,14 @@ impl GameKind {
     pub fn name(self) -> &'static str {
         match self {
             GameKind::TicTacToe => "tictactoe",
+            GameKind::Connect4 => "connect4",
         }
     }
 
     pub fn info(self) -> GameInfo {
         match self {
             GameKind::TicTacToe => tictactoe::info(),
+            GameKind::Connect4 => connect4::info(),
         }
     }
 
@@ -178,6 +182,7 @@ impl GameKind {
     pub fn parse(self, spec: &PositionSpec) -> Result<Position, PositionError> {
         match self {
             GameKind::TicTacToe => tictactoe::parse(spec).map(Position::TicTacToe),
+            GameKind::Connect4 => connect4::parse(spec).map(Position::Connect4),
         }
     }
 }
@@ -186,12 +191,14 @@ impl GameKind {
 #[derive(Clone, Debug)]
 pub enum Position {
     TicTacToe(tictactoe::TicTacToe),
+    Connect4(connect4::board::Board),
 }
 
 impl Position {
     pub fn describe(&self) -> PositionReport {
         match self {
             Position::TicTacToe(p) => tictactoe::describe(p),
+            Position::Connect4(p) => connect4::describe(p),
         }
     }
 
@@ -218,6 +225,7 @@ impl Position {
     pub fn search(&self, limits: &Limits, ws: &mut Workspace) -> SearchReport {
         match self {
             Position::TicTacToe(p) => generic_search(p, limits, ws),
+            Position::Connect4(p) => connect4::search(p, limits, ws),
         }
     }
 }
