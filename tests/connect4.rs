@@ -441,3 +441,36 @@ fn the_game_info_names_connect4() {
     assert!(Board::new().heuristic().abs() < search::EVAL_LIMIT);
     let _ = Board::new().hash();
 }
+
+// ------------------------------------------------ client input, fuzzed
+
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Any rows parse or fail with an error; none panics, and what
+        /// parses describes and reprints as the same board.
+        #[test]
+        fn any_board_parses_or_is_refused(rows in proptest::collection::vec("[.XOxo1é ]{0,9}", 0..8)) {
+            let spec = PositionSpec { board: Some(rows), ..Default::default() };
+            if let Ok(pos) = GameKind::Connect4.parse(&spec) {
+                let report = pos.describe();
+                let again = GameKind::Connect4.parse(&PositionSpec {
+                    board: Some(report.board.clone()),
+                    ..Default::default()
+                });
+                prop_assert!(again.is_ok());
+            }
+        }
+
+        /// Any move lists parse or fail with an error; none panics.
+        #[test]
+        fn any_moves_parse_or_are_refused(moves in proptest::collection::vec("[0-9a ]{0,50}", 0..4)) {
+            let spec = PositionSpec { moves: Some(moves), ..Default::default() };
+            if let Ok(Position::Connect4(b)) = GameKind::Connect4.parse(&spec) {
+                prop_assert!(b.moves() <= 42);
+            }
+        }
+    }
+}
