@@ -4,6 +4,7 @@
 //! Each game lives in its own module and owns its rules, notation,
 //! evaluation and any special machinery (solvers, threat search).
 
+pub mod connect4;
 pub mod gomoku;
 pub mod notation;
 pub mod tictactoe;
@@ -153,11 +154,12 @@ pub struct GameInfo {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameKind {
     TicTacToe,
+    Connect4,
     Gomoku,
 }
 
 impl GameKind {
-    pub const ALL: [GameKind; 2] = [GameKind::TicTacToe, GameKind::Gomoku];
+    pub const ALL: [GameKind; 3] = [GameKind::TicTacToe, GameKind::Connect4, GameKind::Gomoku];
 
     pub fn from_name(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|g| g.name() == name)
@@ -166,6 +168,7 @@ impl GameKind {
     pub fn name(self) -> &'static str {
         match self {
             GameKind::TicTacToe => "tictactoe",
+            GameKind::Connect4 => "connect4",
             GameKind::Gomoku => "gomoku",
         }
     }
@@ -173,6 +176,7 @@ impl GameKind {
     pub fn info(self) -> GameInfo {
         match self {
             GameKind::TicTacToe => tictactoe::info(),
+            GameKind::Connect4 => connect4::info(),
             GameKind::Gomoku => gomoku::info(),
         }
     }
@@ -182,6 +186,7 @@ impl GameKind {
     pub fn parse(self, spec: &PositionSpec) -> Result<Position, PositionError> {
         match self {
             GameKind::TicTacToe => tictactoe::parse(spec).map(Position::TicTacToe),
+            GameKind::Connect4 => connect4::parse(spec).map(Position::Connect4),
             GameKind::Gomoku => gomoku::parse(spec).map(Position::Gomoku),
         }
     }
@@ -191,6 +196,7 @@ impl GameKind {
 #[derive(Clone, Debug)]
 pub enum Position {
     TicTacToe(tictactoe::TicTacToe),
+    Connect4(connect4::board::Board),
     Gomoku(gomoku::Gomoku),
 }
 
@@ -198,6 +204,7 @@ impl Position {
     pub fn describe(&self) -> PositionReport {
         match self {
             Position::TicTacToe(p) => tictactoe::describe(p),
+            Position::Connect4(p) => connect4::describe(p),
             Position::Gomoku(p) => gomoku::describe(p),
         }
     }
@@ -225,6 +232,7 @@ impl Position {
     pub fn search(&self, limits: &Limits, ws: &mut Workspace) -> SearchReport {
         match self {
             Position::TicTacToe(p) => generic_search(p, limits, ws),
+            Position::Connect4(p) => connect4::search(p, limits, ws),
             Position::Gomoku(p) => gomoku::search(p, limits, ws),
         }
     }

@@ -1,0 +1,123 @@
+//! Connect Four solver benchmark over Pascal Pons' six test sets.
+//!
+//! For each set: positions solved, mean and max CPU time per position, mean
+//! nodes, nodes per second and wrong scores, next to the figures of Pons'
+//! own solver measured on this machine (issue 3), so the two read side by
+//! side. Each position is solved on a fresh table generation, as his bench
+//! clears its table before each position.
+//!
+//! `cargo bench --bench connect4` runs everything (Test_L1_R3: first 50
+//! positions only). Arguments narrow it: `-- L2_R2 L1_R2` runs only those
+//! sets, `--limit N` caps the positions per set.
+
+use std::path::Path;
+use std::time::Duration;
+
+use gameai::games::connect4::board::Board;
+use gameai::games::connect4::solver::Solver;
+use gameai::games::connect4::table::SolverTable;
+
+/// Set, positions to run by default, Pons' mean CPU time and mean nodes.
+const SETS: [(&str, usize, &str, &str); 6] = [
+    ("Test_L3_R1", 1000, "15 µs", "51"),
+    ("Test_L2_R1", 1000, "70 µs", "449"),
+    ("Test_L2_R2", 1000, "6.5 ms", "39,808"),
+    ("Test_L1_R1", 1000, "0.43 ms", "3,296"),
+    ("Test_L1_R2", 1000, "178 ms", "1,187,923"),
+    ("Test_L1_R3", 50, "7.9 s", "48,679,022"),
+];
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let limit = args
+        .iter()
+        .position(|a| a == "--limit")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|n| n.parse::<usize>().ok());
+    let wanted: Vec<&String> = args
+        .iter()
+        .filter(|a| a.contains("_R") && !a.starts_with("--"))
+        .collect();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/connect4");
+    if !dir.exists() {
+        println!("skipped: {} is absent", dir.display());
+        return;
+    }
+    let mut table = SolverTable::default();
+    println!(
+        "| set | solved | mean time | max time | mean nodes | nodes/s | wrong | Pons mean CPU | Pons mean nodes |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|");
+    for (name, default_count, pons_time, pons_nodes) in SETS {
+        if !wanted.is_empty() && !wanted.iter().any(|w| name.ends_with(w.as_str())) {
+            continue;
+        }
+        let text = std::fs::read_to_string(dir.join(name)).expect("readable test set");
+        let count = limit.unwrap_or(default_count).min(default_count);
+        let (mut total, mut max, mut nodes, mut wrong, mut solved) =
+            (Duration::ZERO, Duration::ZERO, 0u64, 0, 0usize);
+        for line in text.lines().take(count) {
+            let (moves, expected) = line.split_once(' ').expect("`moves score` lines");
+            let expected: i32 = expected.trim().parse().expect("a score");
+            let mut board = Board::new();
+            for ch in moves.bytes() {
+                board.play_col(usize::from(ch - b'1'));
+            }
+            let start = thread_cpu_time();
+            let mut solver = Solver::new(&mut table, None);
+            let score = solver.solve(&board).expect("no limits, no abort");
+            let n = solver.nodes;
+            let time = thread_cpu_time() - start;
+            total += time;
+            max = max.max(time);
+            nodes += n;
+            wrong += usize::from(score != expected);
+            solved += 1;
+        }
+        let mean = total / solved.max(1) as u32;
+        println!(
+            "| {name} | {solved} | {} | {} | {} | {} | {wrong} | {pons_time} | {pons_nodes} |",
+            show_time(mean),
+            show_time(max),
+            thousands(nodes / solved.max(1) as u64),
+            thousands((nodes as f64 / total.as_secs_f64().max(1e-9)) as u64),
+        );
+    }
+}
+
+/// CPU time of this thread: the machine is shared, and wall time would
+/// count the time other processes hold the core (Pons' figures are CPU
+/// time too).
+fn thread_cpu_time() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes one timespec, which `ts` is.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "CLOCK_THREAD_CPUTIME_ID is available on Linux");
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+fn show_time(d: Duration) -> String {
+    let us = d.as_secs_f64() * 1e6;
+    if us < 1_000.0 {
+        format!("{us:.1} µs")
+    } else if us < 1_000_000.0 {
+        format!("{:.2} ms", us / 1e3)
+    } else {
+        format!("{:.2} s", us / 1e6)
+    }
+}
+
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}

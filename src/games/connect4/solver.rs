@@ -1,0 +1,283 @@
+//! The exact Connect Four solver.
+//!
+//! The ideas are those of Pascal Pons' "Solving Connect 4" tutorial (the
+//! fastest public solver; its test sets are our reference), written anew:
+//!
+//! * Scores count how early the game ends: a win for the side to move is
+//!   `22 - s` where `s` is the number of discs the winner has placed at the
+//!   end (so +18 is a win with the fourth disc, +1 with the last), a loss
+//!   the negation, a draw 0.
+//! * Negamax alpha-beta whose window is clamped by what the discs left
+//!   allow: since no node is ever entered where the side to move can win at
+//!   once, nor where it loses at once without a reply, the best and worst
+//!   scores reachable are known from the move count alone.
+//! * Only non-losing moves are searched (see [`Board::non_losing_moves`]).
+//! * Moves are tried in order of the table's move, then the number of
+//!   threats the move creates, then centre first.
+//! * An exact transposition table (see [`super::table`]) keeps a lower and
+//!   an upper bound per position.
+//! * The root is solved by null-window searches that narrow `[min, max]`
+//!   from both ends, probing near zero first because most positions are
+//!   close to a draw, and a null window prunes far more than a wide one.
+
+use super::board::{Board, CELLS, WIDTH, column_mask, winning_cells};
+use super::table::{NO_MOVE, SolverTable};
+use crate::search::Limits;
+
+/// Columns, centre first: central discs take part in more lines.
+pub const CENTRE_FIRST: [usize; WIDTH] = [3, 2, 4, 1, 5, 0, 6];
+
+/// Deadline and stop flag are polled once per this many nodes.
+const POLL_MASK: u64 = (1 << 12) - 1;
+
+/// The score when the side to move, with `moves` discs on the board, wins
+/// with its next disc.
+pub const fn win_now_score(moves: u32) -> i32 {
+    (CELLS as i32 + 1 - moves as i32) / 2
+}
+
+/// The solve was stopped by the deadline or the stop flag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Aborted;
+
+/// An exact solver over one worker's table.
+pub struct Solver<'a> {
+    table: &'a mut SolverTable,
+    limits: Option<&'a Limits>,
+    /// Positions entered (every call of the search, the root included).
+    pub nodes: u64,
+    aborted: bool,
+}
+
+impl<'a> Solver<'a> {
+    /// A solver that forgets what the table held before (a new generation).
+    pub fn new(table: &'a mut SolverTable, limits: Option<&'a Limits>) -> Self {
+        table.new_solve();
+        Self {
+            table,
+            limits,
+            nodes: 0,
+            aborted: false,
+        }
+    }
+
+    /// The exact score of `board`, which must be ongoing (nobody has four
+    /// and the board is not full).
+    pub fn solve(&mut self, board: &Board) -> Result<i32, Aborted> {
+        if board.can_win_next() {
+            self.nodes += 1;
+            return Ok(win_now_score(board.moves()));
+        }
+        let n = board.moves() as i32;
+        let mut min = -(CELLS as i32 - n) / 2;
+        let mut max = (CELLS as i32 + 1 - n) / 2;
+        while min < max {
+            let mut med = min + (max - min) / 2;
+            // Probe nearer zero first: most positions end close to it.
+            if med <= 0 && min / 2 < med {
+                med = min / 2;
+            } else if med >= 0 && max / 2 > med {
+                med = max / 2;
+            }
+            let r = self.negamax(board, med, med + 1);
+            if self.aborted {
+                return Err(Aborted);
+            }
+            if r <= med {
+                max = r;
+            } else {
+                min = r;
+            }
+        }
+        Ok(min)
+    }
+
+    /// Is the score of `board` at most `bound`? One null-window search.
+    fn at_most(&mut self, board: &Board, bound: i32) -> Result<bool, Aborted> {
+        if board.can_win_next() {
+            return Ok(win_now_score(board.moves()) <= bound);
+        }
+        let r = self.negamax(board, bound, bound + 1);
+        if self.aborted {
+            Err(Aborted)
+        } else {
+            Ok(r <= bound)
+        }
+    }
+
+    /// A column that keeps the score `score` of ongoing `board` (the best
+    /// move: the fastest win, the slowest loss, or a draw).
+    pub fn best_move(&mut self, board: &Board, score: i32) -> Result<usize, Aborted> {
+        let playable = board.playable();
+        let own = board.own_threats() & playable;
+        if own != 0 {
+            return Ok(first_column(own));
+        }
+        let safe = board.non_losing_moves();
+        if safe == 0 {
+            // Lost at once whatever happens: block one threat if there is one.
+            let threats = board.opponent_threats() & playable;
+            return Ok(first_column(if threats != 0 { threats } else { playable }));
+        }
+        let hint = self.table.probe(board.key()).map_or(NO_MOVE, |k| k.mv);
+        let order = std::iter::once(hint as usize)
+            .filter(|&c| c < WIDTH)
+            .chain(CENTRE_FIRST);
+        for col in order {
+            let cell = safe & column_mask(col);
+            if cell == 0 {
+                continue;
+            }
+            let mut child = *board;
+            child.play_cell(cell);
+            if child.is_full() || self.at_most(&child, -score)? {
+                return Ok(col);
+            }
+        }
+        unreachable!("some non-losing move achieves the position's score")
+    }
+
+    /// The game played out from ongoing `board` (score `score`) with both
+    /// sides playing best moves, until it ends; cut short if stopped.
+    pub fn principal_variation(&mut self, board: &Board, score: i32) -> Vec<usize> {
+        let mut pv = Vec::new();
+        let mut pos = *board;
+        let mut score = score;
+        while !pos.is_full() && !pos.last_mover_won() {
+            let Ok(col) = self.best_move(&pos, score) else {
+                break;
+            };
+            pv.push(col);
+            pos.play_col(col);
+            score = -score;
+        }
+        pv
+    }
+
+    fn poll(&mut self) {
+        if let Some(limits) = self.limits {
+            self.aborted |= limits.expired();
+        }
+    }
+
+    /// The score of `board` if it lies in `(alpha, beta)`; otherwise a bound
+    /// on the same side of the window. `board` must not allow the side to
+    /// move an immediate win.
+    fn negamax(&mut self, board: &Board, mut alpha: i32, mut beta: i32) -> i32 {
+        self.nodes += 1;
+        if self.nodes & POLL_MASK == 0 {
+            self.poll();
+        }
+        if self.aborted {
+            return 0;
+        }
+        let safe = board.non_losing_moves();
+        let n = board.moves() as i32;
+        if safe == 0 {
+            // Every move lets the opponent win with its next disc.
+            return -(CELLS as i32 - n) / 2;
+        }
+        if n >= CELLS as i32 - 2 {
+            // Neither of the last two discs can win: a draw.
+            return 0;
+        }
+        // The opponent cannot win with its next disc, and neither can we.
+        let mut lower = -(CELLS as i32 - 2 - n) / 2;
+        let mut upper = (CELLS as i32 - 1 - n) / 2;
+        let key = board.key();
+        let mut hint = NO_MOVE;
+        if let Some(known) = self.table.probe(key) {
+            lower = lower.max(i32::from(known.lower));
+            upper = upper.min(i32::from(known.upper));
+            hint = known.mv;
+        }
+        if lower >= beta {
+            return lower;
+        }
+        if upper <= alpha || lower == upper {
+            return upper;
+        }
+        alpha = alpha.max(lower);
+        beta = beta.min(upper);
+
+        let moves = ordered_moves(board, safe, hint);
+        // Most nodes are near the leaves, where time goes to waiting for
+        // the table: start every child's load now so they overlap.
+        for &(_, cell) in moves.as_slice() {
+            let mask = board.mask() | cell;
+            self.table.prefetch((board.current() ^ board.mask()) + mask);
+        }
+        let alpha_searched = alpha;
+        let mut best = hint;
+        for &(_, cell) in moves.as_slice() {
+            let mut child = *board;
+            child.play_cell(cell);
+            let score = -self.negamax(&child, -beta, -alpha);
+            if self.aborted {
+                return 0;
+            }
+            let col = (cell.trailing_zeros() / 7) as u8;
+            if score >= beta {
+                self.table.store_lower(key, score as i8, col);
+                return score;
+            }
+            if score > alpha {
+                alpha = score;
+                best = col;
+            }
+        }
+        self.table.store_upper(key, alpha as i8);
+        if alpha > alpha_searched {
+            // A move landed inside the window: the score is exact.
+            self.table.store_lower(key, alpha as i8, best);
+        }
+        alpha
+    }
+}
+
+/// The lowest-numbered column among the single-cell moves in `cells`.
+fn first_column(cells: u64) -> usize {
+    cells.trailing_zeros() as usize / 7
+}
+
+/// Up to seven moves, sorted best first.
+struct MoveList {
+    moves: [(u32, u64); WIDTH],
+    len: usize,
+}
+
+impl MoveList {
+    fn as_slice(&self) -> &[(u32, u64)] {
+        &self.moves[..self.len]
+    }
+}
+
+/// The non-losing moves in `safe`, best first: the table's move, then by
+/// the threats each creates, ties centre first.
+#[inline]
+fn ordered_moves(board: &Board, safe: u64, hint: u8) -> MoveList {
+    let mut list = MoveList {
+        moves: [(0, 0); WIDTH],
+        len: 0,
+    };
+    for col in CENTRE_FIRST {
+        let cell = safe & column_mask(col);
+        if cell == 0 {
+            continue;
+        }
+        let score = if col as u8 == hint {
+            u32::MAX
+        } else {
+            winning_cells(board.current() | cell, board.mask() | cell).count_ones()
+        };
+        // Insertion sort, stable: a later column goes after equal scores.
+        let mut i = list.len;
+        while i > 0 && list.moves[i - 1].0 < score {
+            list.moves[i] = list.moves[i - 1];
+            i -= 1;
+        }
+        list.moves[i] = (score, cell);
+        list.len += 1;
+    }
+    list
+}
