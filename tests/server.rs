@@ -50,3 +50,90 @@ async fn serves_searches_and_shuts_down_on_sigterm() {
     let status = server.wait_exit(Duration::from_secs(15));
     assert!(status.success(), "exit status {status:?}");
 }
+
+/// A search long enough to still be running when the test acts.
+fn long_search(time_ms: u64) -> Value {
+    json!({"game": "connect4", "moves": [], "time_ms": time_ms})
+}
+
+#[tokio::test]
+async fn a_client_that_hangs_up_frees_its_worker() {
+    let server = Server::start(&[("GAMEAI_WORKERS", "1")]);
+    let impatient = reqwest::Client::builder()
+        .timeout(Duration::from_millis(300))
+        .build()
+        .unwrap();
+    let gave_up = impatient
+        .post(server.url("/v1/search"))
+        .json(&long_search(9_000))
+        .send()
+        .await;
+    assert!(
+        gave_up.is_err(),
+        "the client timed out and closed its connection"
+    );
+
+    // With the only worker freed, a quick search answers at once instead of
+    // queueing behind the abandoned 9-second one.
+    let started = std::time::Instant::now();
+    let reply = reqwest::Client::new()
+        .post(server.url("/v1/search"))
+        .json(&json!({"game": "tictactoe", "moves": []}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(reply.status(), 200);
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "took {:?}",
+        started.elapsed()
+    );
+}
+
+#[tokio::test]
+async fn sigterm_lets_a_running_search_answer() {
+    let mut server = Server::start(&[("GAMEAI_WORKERS", "1")]);
+    let request = tokio::spawn(
+        reqwest::Client::new()
+            .post(server.url("/v1/search"))
+            .json(&long_search(1_500))
+            .send(),
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    server.terminate();
+    let reply = request
+        .await
+        .unwrap()
+        .expect("the in-flight search answers");
+    assert_eq!(reply.status(), 200);
+    let body: Value = reply.json().await.unwrap();
+    assert_eq!(body["stopped"], "time");
+    let status = server.wait_exit(Duration::from_secs(15));
+    assert!(status.success(), "exit status {status:?}");
+}
+
+#[tokio::test]
+async fn past_the_grace_period_searches_are_cut_short() {
+    let mut server = Server::start(&[("GAMEAI_WORKERS", "1"), ("GAMEAI_SHUTDOWN_GRACE_MS", "200")]);
+    let started = std::time::Instant::now();
+    let request = tokio::spawn(
+        reqwest::Client::new()
+            .post(server.url("/v1/search"))
+            .json(&long_search(9_000))
+            .send(),
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    server.terminate();
+    let reply = request
+        .await
+        .unwrap()
+        .expect("the stopped search still answers");
+    assert_eq!(reply.status(), 200);
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "took {:?}",
+        started.elapsed()
+    );
+    let status = server.wait_exit(Duration::from_secs(10));
+    assert!(status.success(), "exit status {status:?}");
+}
