@@ -46,6 +46,10 @@ pub struct Config {
     #[arg(long, env = "GAMEAI_SHUTDOWN_GRACE_MS", default_value_t = 10_000)]
     pub shutdown_grace_ms: u64,
 
+    /// When set, every `/v1/*` route needs `Authorization: Bearer <key>`.
+    #[arg(long, env = "GAMEAI_API_KEY", hide_env_values = true)]
+    pub api_key: Option<String>,
+
     /// Log format. Levels come from RUST_LOG (default `info`).
     #[arg(long, env = "GAMEAI_LOG", value_enum, default_value_t = LogFormat::Pretty)]
     pub log: LogFormat,

@@ -42,12 +42,20 @@ struct Inner {
     shutdown: StopFlag,
 }
 
-/// Raises the job's stop flag when the waiting request goes away.
-struct StopOnDrop(StopFlag);
+/// Raises the job's stop flag when the waiting request goes away, and
+/// counts the searches whose client left before the answer.
+struct StopOnDrop {
+    stop: StopFlag,
+    answered: bool,
+}
 
 impl Drop for StopOnDrop {
     fn drop(&mut self) {
-        self.0.stop();
+        self.stop.stop();
+        if !self.answered {
+            metrics::counter!("gameai_searches_cancelled_total", "reason" => "client_gone")
+                .increment(1);
+        }
     }
 }
 
@@ -122,7 +130,10 @@ impl Pool {
             .try_acquire_owned()
             .map_err(|_| PoolError::Overloaded)?;
         let stop = self.inner.shutdown.child();
-        let _stop_on_drop = StopOnDrop(stop.clone());
+        let mut stop_on_drop = StopOnDrop {
+            stop: stop.clone(),
+            answered: false,
+        };
         let (tx, rx) = oneshot::channel();
         let inner = Arc::clone(&self.inner);
         let job: Job = Box::new(move |ws| {
@@ -147,9 +158,12 @@ impl Pool {
             Err(_) => false,
         };
         if !sent {
+            stop_on_drop.answered = true;
             return Err(PoolError::ShuttingDown);
         }
-        rx.await.map_err(|_| PoolError::Failed)
+        let answer = rx.await.map_err(|_| PoolError::Failed);
+        stop_on_drop.answered = true;
+        answer
     }
 
     /// Stops accepting work; workers exit once the queue drains.

@@ -26,6 +26,8 @@ pub enum ApiError {
     #[error("{0}")]
     UnsupportedMediaType(String),
     #[error("{0}")]
+    Unauthorized(String),
+    #[error("{0}")]
     NotFound(String),
     #[error("{0}")]
     MethodNotAllowed(String),
@@ -51,6 +53,7 @@ impl ApiError {
             Self::BadRequest(_) => StatusCode::BAD_REQUEST,
             Self::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             Self::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
@@ -122,6 +125,11 @@ impl IntoResponse for ApiError {
             other => (other.to_string(), Vec::new()),
         };
         let mut response = problem_response(status, detail, errors);
+        if status == StatusCode::UNAUTHORIZED {
+            response
+                .headers_mut()
+                .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        }
         if status == StatusCode::SERVICE_UNAVAILABLE {
             response
                 .headers_mut()

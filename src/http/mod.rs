@@ -4,6 +4,7 @@
 
 mod error;
 mod health;
+pub mod metrics;
 mod positions;
 pub mod types;
 
@@ -90,6 +91,7 @@ fn api_router() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(positions::router())
         .merge(health::router())
+        .merge(metrics::router())
 }
 
 /// The OpenAPI document the server serves, as YAML.
@@ -131,12 +133,54 @@ pub fn app(state: AppState) -> Router {
         .layer(cors(&config.cors_origins))
         .layer(TimeoutLayer::with_status_code(StatusCode::SERVICE_UNAVAILABLE, request_timeout));
 
+    // Installed before the first request so even the first is counted.
+    metrics::handle();
     routes
+        .route_layer(middleware::from_fn_with_state(
+            state.clone(),
+            require_api_key,
+        ))
+        .route_layer(middleware::from_fn(metrics::track_requests))
         .fallback(route_not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(config.max_body_bytes))
         .layer(middleware)
         .with_state(state)
+}
+
+/// With `GAMEAI_API_KEY` set, `/v1/*` needs the key as a bearer token;
+/// health, readiness, metrics and the document stay open.
+async fn require_api_key(
+    axum::extract::State(state): axum::extract::State<AppState>,
+    request: Request<axum::body::Body>,
+    next: middleware::Next,
+) -> Response {
+    let Some(key) = state.config.api_key.as_deref() else {
+        return next.run(request).await;
+    };
+    if !request.uri().path().starts_with("/v1/") {
+        return next.run(request).await;
+    }
+    let presented = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "));
+    match presented {
+        Some(token) if same_secret(token.as_bytes(), key.as_bytes()) => next.run(request).await,
+        Some(_) => {
+            ApiError::Unauthorized("the bearer token is not valid".to_owned()).into_response()
+        }
+        None => ApiError::Unauthorized(
+            "send `Authorization: Bearer <key>`; this server requires an API key".to_owned(),
+        )
+        .into_response(),
+    }
+}
+
+/// Compares two secrets in time that depends only on their lengths.
+fn same_secret(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |diff, (x, y)| diff | (x ^ y)) == 0
 }
 
 fn cors(origins: &[String]) -> CorsLayer {

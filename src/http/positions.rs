@@ -12,7 +12,8 @@ use super::types::{
     GamesResponse, PositionRequest, PositionResponse, SearchRequest, SearchResponse,
 };
 use super::{AppState, Json};
-use crate::games::{GameKind, Position};
+use crate::games::{GameKind, Position, SearchReport, Stopped};
+use crate::pool::PoolError;
 use crate::search::Limits;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -60,6 +61,7 @@ fn in_range(field: &'static str, value: i64, max: u64) -> Result<u64> {
     responses(
         (status = 200, description = "The best move, its score and the search's figures", body = SearchResponse),
         (status = 400, description = "Malformed JSON, wrong types or unknown fields", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "An API key is required (`GAMEAI_API_KEY`) and was missing or wrong", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is larger than the server accepts", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "The body is not JSON", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "A position that cannot exist, a finished game, or a value out of range", body = Problem, content_type = "application/problem+json"),
@@ -91,7 +93,13 @@ async fn find_best_move(
             };
             position.search(&limits, ws)
         })
-        .await?;
+        .await
+        .inspect_err(|e| {
+            if *e == PoolError::Overloaded {
+                metrics::counter!("gameai_searches_shed_total", "game" => kind.name()).increment(1);
+            }
+        })?;
+    record_search(kind, &report);
     info!(
         search.game = kind.name(),
         search.depth = report.depth,
@@ -103,6 +111,20 @@ async fn find_best_move(
     Ok(Json(report.into()))
 }
 
+/// Counts and measures a finished search.
+fn record_search(kind: GameKind, report: &SearchReport) {
+    let game = kind.name();
+    let stopped = match report.stopped {
+        Stopped::Depth => "depth",
+        Stopped::Time => "time",
+        Stopped::Proven => "proven",
+    };
+    metrics::counter!("gameai_searches_total", "game" => game, "stopped" => stopped).increment(1);
+    metrics::histogram!("gameai_search_duration_seconds", "game" => game)
+        .record(report.time_ms as f64 / 1000.0);
+    metrics::histogram!("gameai_search_nodes", "game" => game).record(report.nodes as f64);
+}
+
 /// Validate and describe a position without searching it.
 #[utoipa::path(
     post,
@@ -112,6 +134,7 @@ async fn find_best_move(
     responses(
         (status = 200, description = "The position: side to move, status, winner, legal moves", body = PositionResponse),
         (status = 400, description = "Malformed JSON, wrong types or unknown fields", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "An API key is required (`GAMEAI_API_KEY`) and was missing or wrong", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is larger than the server accepts", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "The body is not JSON", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "A position that cannot exist", body = Problem, content_type = "application/problem+json"),
@@ -127,7 +150,10 @@ async fn describe_position(Json(request): Json<PositionRequest>) -> Result<Json<
     get,
     path = "/v1/games",
     tag = "search",
-    responses((status = 200, description = "Every game the server plays", body = GamesResponse))
+    responses(
+        (status = 200, description = "Every game the server plays", body = GamesResponse),
+        (status = 401, description = "An API key is required (`GAMEAI_API_KEY`) and was missing or wrong", body = Problem, content_type = "application/problem+json"),
+    )
 )]
 async fn list_games(State(state): State<AppState>) -> Json<GamesResponse> {
     Json(GamesResponse {

@@ -1,0 +1,83 @@
+//! Prometheus metrics: what the service does, for operators.
+//!
+//! The `metrics` facade records from anywhere (handlers, the pool); one
+//! process-wide Prometheus recorder renders them at `GET /metrics`.
+
+use std::sync::OnceLock;
+use std::time::Instant;
+
+use axum::extract::{MatchedPath, Request, State};
+use axum::http::header;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::AppState;
+
+const SECONDS_BUCKETS: [f64; 14] = [
+    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
+];
+const NODES_BUCKETS: [f64; 10] = [1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
+
+/// The process's recorder, installed on first use (tests build many apps).
+pub fn handle() -> PrometheusHandle {
+    static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
+    HANDLE
+        .get_or_init(|| {
+            let builder = PrometheusBuilder::new()
+                .set_buckets_for_metric(Matcher::Suffix("_seconds".to_owned()), &SECONDS_BUCKETS)
+                .and_then(|b| {
+                    b.set_buckets_for_metric(Matcher::Suffix("_nodes".to_owned()), &NODES_BUCKETS)
+                })
+                .expect("bucket lists are not empty");
+            let recorder = builder.build_recorder();
+            let handle = recorder.handle();
+            // Another recorder may already be installed (an embedding
+            // program's); then this handle renders nothing, which is harmless.
+            let _ = metrics::set_global_recorder(recorder);
+            handle
+        })
+        .clone()
+}
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(render_metrics))
+}
+
+/// Counts every request by route, method and status, and times it.
+pub async fn track_requests(request: Request, next: Next) -> Response {
+    let started = Instant::now();
+    let route = request
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or_else(|| "unmatched".to_owned(), |p| p.as_str().to_owned());
+    let method = request.method().to_string();
+    let response = next.run(request).await;
+    let status = response.status().as_u16().to_string();
+    metrics::counter!("gameai_http_requests_total", "route" => route.clone(), "method" => method, "status" => status)
+        .increment(1);
+    metrics::histogram!("gameai_http_request_duration_seconds", "route" => route)
+        .record(started.elapsed().as_secs_f64());
+    response
+}
+
+/// Metrics in the Prometheus text format.
+#[utoipa::path(
+    get,
+    path = "/metrics",
+    tag = "operations",
+    responses((status = 200, description = "Prometheus text exposition format", content_type = "text/plain", body = String))
+)]
+async fn render_metrics(State(state): State<AppState>) -> impl IntoResponse {
+    metrics::gauge!("gameai_pool_workers").set(state.pool.workers() as f64);
+    metrics::gauge!("gameai_pool_workers_busy").set(state.pool.busy() as f64);
+    metrics::gauge!("gameai_pool_queue_length").set(state.pool.queued() as f64);
+    let handle = handle();
+    handle.run_upkeep();
+    (
+        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+        handle.render(),
+    )
+}

@@ -1,0 +1,87 @@
+//! Metrics and the optional API key.
+
+mod common;
+
+use axum::http::{Method, Request, StatusCode};
+use common::*;
+use gameai::{AppState, Config, app};
+use serde_json::json;
+use tower::ServiceExt;
+
+#[tokio::test]
+async fn metrics_count_requests_and_searches() {
+    let app = test_app();
+    let reply = post_json(
+        &app,
+        "/v1/search",
+        json!({"game": "tictactoe", "moves": ["b2"]}),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::OK);
+    let bad = post_json(
+        &app,
+        "/v1/search",
+        json!({"game": "tictactoe", "moves": ["b2", "b2"]}),
+    )
+    .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+
+    let metrics = get(&app, "/metrics").await;
+    assert_eq!(metrics.status, StatusCode::OK);
+    assert!(
+        metrics.headers["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/plain")
+    );
+    let text = metrics.text;
+    for needle in [
+        r#"gameai_http_requests_total{route="/v1/search",method="POST",status="200"}"#,
+        r#"gameai_http_requests_total{route="/v1/search",method="POST",status="422"}"#,
+        r#"gameai_searches_total{game="tictactoe",stopped="proven"}"#,
+        r#"gameai_search_nodes_bucket{game="tictactoe""#,
+        r#"gameai_http_request_duration_seconds_bucket{route="/v1/search""#,
+        "gameai_pool_workers_busy 0",
+        "gameai_pool_queue_length 0",
+    ] {
+        assert!(text.contains(needle), "missing {needle} in\n{text}");
+    }
+}
+
+#[tokio::test]
+async fn an_api_key_guards_v1_and_leaves_operations_open() {
+    let mut config = Config::defaults();
+    config.api_key = Some("s3cret".to_owned());
+    let app = app(AppState::new(config));
+    let body = json!({"game": "tictactoe", "moves": []}).to_string();
+
+    let missing = send(
+        &app,
+        Method::POST,
+        "/v1/search",
+        Some("application/json"),
+        body.clone(),
+    )
+    .await;
+    assert_problem(&missing, StatusCode::UNAUTHORIZED);
+    assert_eq!(missing.headers["www-authenticate"], "Bearer");
+
+    for (token, expected) in [
+        ("Bearer nope", StatusCode::UNAUTHORIZED),
+        ("Bearer s3cret", StatusCode::OK),
+    ] {
+        let request = Request::builder()
+            .method(Method::POST)
+            .uri("/v1/search")
+            .header("content-type", "application/json")
+            .header("authorization", token)
+            .body(axum::body::Body::from(body.clone()))
+            .unwrap();
+        let response = app.clone().oneshot(request).await.unwrap();
+        assert_eq!(response.status(), expected, "{token}");
+    }
+
+    for open in ["/healthz", "/readyz", "/metrics", "/openapi.yaml"] {
+        assert_eq!(get(&app, open).await.status, StatusCode::OK, "{open}");
+    }
+}
