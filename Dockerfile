@@ -1,6 +1,7 @@
 # syntax=docker/dockerfile:1
 # Build: dependencies first in their own layer, so code changes rebuild only the crate.
 FROM rust:1.95-slim-bookworm AS build
+SHELL ["/bin/bash", "-o", "pipefail", "-c"]
 WORKDIR /src
 COPY Cargo.toml Cargo.lock ./
 RUN mkdir -p src benches \
