@@ -2,6 +2,8 @@
 //! binary on a free port.
 #![allow(dead_code)]
 
+pub mod load;
+
 use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};

@@ -1,0 +1,61 @@
+//! Load against the release binary: throughput of trivial and depth-limited
+//! searches per game, shedding under 4× overload, /healthz latency during
+//! it, peak RSS, and how fast a hung-up client's worker is freed.
+//!
+//! `cargo bench --bench load` (about a minute).
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use std::time::Duration;
+
+use common::Server;
+use common::load::{self, LoadPlan};
+use serde_json::json;
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
+    let seconds = Duration::from_secs(8);
+    let workers = 2;
+    let server = Server::start(&[
+        ("GAMEAI_WORKERS", "2"),
+        ("GAMEAI_QUEUE", "2"),
+        ("RUST_LOG", "error"),
+    ]);
+    let plans = [
+        LoadPlan {
+            name: "tic-tac-toe solve (trivial), 8 clients".to_owned(),
+            clients: 8,
+            duration: seconds,
+            body: json!({"game": "tictactoe", "moves": []}),
+        },
+        LoadPlan {
+            name: "connect4 depth 12, 8 clients".to_owned(),
+            clients: 8,
+            duration: seconds,
+            body: json!({"game": "connect4", "moves": "44", "depth": 12}),
+        },
+        LoadPlan {
+            name: "gomoku 15×15 depth 4, 8 clients".to_owned(),
+            clients: 8,
+            duration: seconds,
+            body: json!({"game": "gomoku", "moves": ["h8", "i9", "g9"], "depth": 4}),
+        },
+        LoadPlan {
+            name: format!(
+                "4× overload: connect4 300 ms searches, {} clients",
+                4 * (workers + 2)
+            ),
+            clients: 4 * (workers + 2),
+            duration: seconds,
+            body: json!({"game": "connect4", "moves": [], "time_ms": 300}),
+        },
+    ];
+    let mut reports = Vec::new();
+    for plan in &plans {
+        reports.push(load::run(&server, plan).await);
+    }
+    load::print_table(&reports);
+    let freed = load::busy_falls_after_hang_up(&server).await;
+    println!("\nbusy workers back to 0 after a client hung up mid-search: {freed:?}");
+}
