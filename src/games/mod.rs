@@ -5,6 +5,7 @@
 //! evaluation and any special machinery (solvers, threat search).
 
 pub mod notation;
+pub mod othello;
 pub mod tictactoe;
 
 use std::time::Instant;
@@ -152,10 +153,11 @@ pub struct GameInfo {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameKind {
     TicTacToe,
+    Othello,
 }
 
 impl GameKind {
-    pub const ALL: [GameKind; 1] = [GameKind::TicTacToe];
+    pub const ALL: [GameKind; 2] = [GameKind::TicTacToe, GameKind::Othello];
 
     pub fn from_name(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|g| g.name() == name)
@@ -164,12 +166,14 @@ impl GameKind {
     pub fn name(self) -> &'static str {
         match self {
             GameKind::TicTacToe => "tictactoe",
+            GameKind::Othello => "othello",
         }
     }
 
     pub fn info(self) -> GameInfo {
         match self {
             GameKind::TicTacToe => tictactoe::info(),
+            GameKind::Othello => othello::info(),
         }
     }
 
@@ -178,6 +182,7 @@ impl GameKind {
     pub fn parse(self, spec: &PositionSpec) -> Result<Position, PositionError> {
         match self {
             GameKind::TicTacToe => tictactoe::parse(spec).map(Position::TicTacToe),
+            GameKind::Othello => othello::parse(spec).map(Position::Othello),
         }
     }
 }
@@ -186,12 +191,14 @@ impl GameKind {
 #[derive(Clone, Debug)]
 pub enum Position {
     TicTacToe(tictactoe::TicTacToe),
+    Othello(othello::Othello),
 }
 
 impl Position {
     pub fn describe(&self) -> PositionReport {
         match self {
             Position::TicTacToe(p) => tictactoe::describe(p),
+            Position::Othello(p) => othello::describe(p),
         }
     }
 
@@ -218,6 +225,7 @@ impl Position {
     pub fn search(&self, limits: &Limits, ws: &mut Workspace) -> SearchReport {
         match self {
             Position::TicTacToe(p) => generic_search(p, limits, ws),
+            Position::Othello(p) => othello::search::search(p, limits, ws),
         }
     }
 }
