@@ -11,7 +11,9 @@
 
 use arrayvec::ArrayVec;
 
-use super::bitboard::{CORNERS, Squares, flips, moves, stable_discs, weighted_mobility};
+use super::bitboard::{
+    CORNERS, Squares, flips, moves, neighbours, stable_discs, weighted_mobility,
+};
 use super::{Move, PASS, zobrist};
 use crate::search::Limits;
 
@@ -19,6 +21,9 @@ use crate::search::Limits;
 const INF: i32 = 65;
 /// At this many empties and fewer: parity ordering and no table.
 const SHALLOW: u32 = 7;
+/// From this many empties on, children are looked up in the table before
+/// any is searched (enhanced transposition cut-off).
+const ETC_EMPTIES: u32 = 12;
 /// Deadline and stop flag are polled once per this many nodes.
 const POLL_MASK: u64 = 4095;
 
@@ -204,7 +209,7 @@ impl<'a> Solver<'a> {
             .filter(|&mv| mv != PASS && m >> mv & 1 == 1)
             .collect();
         if root.len() < m.count_ones() as usize {
-            let mut rest = self.sorted_moves(p, o, m, n, None);
+            let mut rest = self.sorted_moves(p, o, m, None);
             rest.retain(|(_, mv, _)| !root.contains(mv));
             root.extend(rest.iter().map(|&(_, mv, _)| mv));
         }
@@ -260,22 +265,24 @@ impl<'a> Solver<'a> {
         p: u64,
         o: u64,
         m: u64,
-        n: u32,
         tt_move: Option<Move>,
     ) -> ArrayVec<(i32, Move, u64), 40> {
         let odd = odd_quadrants(!(p | o));
-        let _ = n;
         let mut list = ArrayVec::new();
         for sq in Squares(m) {
             let f = flips(p, o, sq);
             let key = if Some(sq as Move) == tt_move {
-                -1000
+                i32::MIN
             } else {
-                let np = o & !f;
-                let no = p | f | 1 << sq;
-                let mobility = weighted_mobility(moves(np, no)) as i32;
-                // Fewer replies first; a corner for us or an odd region breaks ties.
-                mobility * 4 - ((CORNERS >> sq) & 1) as i32 * 2 - ((odd >> sq) & 1) as i32
+                let (np, no) = (o & !f, p | f | 1 << sq);
+                // Fewest replies first, then fewest squares where replies
+                // may open up; taking a corner and playing into an odd
+                // region break ties.
+                let replies = weighted_mobility(moves(np, no)) as i32;
+                let potential = (neighbours(no) & !(np | no)).count_ones() as i32;
+                replies * 16 + potential * 4
+                    - ((CORNERS >> sq) & 1) as i32 * 8
+                    - ((odd >> sq) & 1) as i32 * 4
             };
             list.push((key, sq as Move, f));
         }
@@ -314,7 +321,7 @@ impl<'a> Solver<'a> {
             return score;
         }
         let tt_move = self.table.probe(p, o).map(|e| e.mv);
-        let list = self.sorted_moves(p, o, m, n, tt_move);
+        let list = self.sorted_moves(p, o, m, tt_move);
         let alpha_orig = alpha;
         let mut best = -INF;
         let mut best_move = PASS;
@@ -405,7 +412,20 @@ impl<'a> Solver<'a> {
             }
             return -self.nws_deep(o, p, -alpha - 1, n);
         }
-        let list = self.sorted_moves(p, o, m, n, tt_move);
+        let list = self.sorted_moves(p, o, m, tt_move);
+        if n >= ETC_EMPTIES {
+            // Enhanced transposition cut-off: a child already known to be
+            // bad enough for the opponent settles this node at once.
+            for &(_, sq, f) in &list {
+                if let Some(e) = self.table.probe(o & !f, p | f | 1 << sq) {
+                    let score = -i32::from(e.upper);
+                    if score > alpha {
+                        self.table.store(p, o, n, score, 64, sq);
+                        return score;
+                    }
+                }
+            }
+        }
         let mut best = -INF;
         let mut best_move = PASS;
         for &(_, sq, f) in &list {
