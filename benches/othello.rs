@@ -131,9 +131,20 @@ fn main() {
     if !run_ffo {
         return;
     }
-    let problems: Vec<Ffo> = load("fforum-40-59.obf", 40)
+    // Without numbers: the usual speed benchmark, #40-#59.
+    let mut all = load("fforum-1-19.obf", 1);
+    all.extend(load("fforum-20-39.obf", 20));
+    all.extend(load("fforum-40-59.obf", 40));
+    all.extend(load("fforum-60-79.obf", 60));
+    let problems: Vec<Ffo> = all
         .into_iter()
-        .filter(|f| wanted(&args, f.number))
+        .filter(|f| {
+            if numbers_given {
+                wanted(&args, f.number)
+            } else {
+                (40..=59).contains(&f.number)
+            }
+        })
         .collect();
     if problems.is_empty() {
         return;
@@ -167,6 +178,9 @@ fn main() {
             secs,
             report.nodes as f64 / secs / 1e6,
         );
+        if !(40..=59).contains(&ffo.number) {
+            continue;
+        }
         let t = &mut totals[usize::from(ffo.number >= 50)];
         t.0 += report.nodes;
         t.1 += secs;
