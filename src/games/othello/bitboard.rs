@@ -117,6 +117,80 @@ pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
     f
 }
 
+/// Flip counts along one full 8-square line: `LAST_FLIPS[x][line]` is how
+/// many discs flip (both ways along the line) when the side owning the set
+/// bits of `line` plays at `x`, every other square being the opponent's.
+const LAST_FLIPS: [[u8; 256]; 8] = {
+    let mut table = [[0u8; 256]; 8];
+    let mut x = 0;
+    while x < 8 {
+        let mut line = 0;
+        while line < 256 {
+            let mut count = 0;
+            // Towards higher squares: opponent run, then an own disc.
+            let mut i = x + 1;
+            while i < 8 && line >> i & 1 == 0 {
+                i += 1;
+            }
+            if i < 8 {
+                count += i - x - 1;
+            }
+            let mut i = x as i32 - 1;
+            while i >= 0 && line >> i & 1 == 0 {
+                i -= 1;
+            }
+            if i >= 0 {
+                count += x - i as usize - 1;
+            }
+            table[x][line] = count as u8;
+            line += 1;
+        }
+        x += 1;
+    }
+    table
+};
+
+/// Diagonal masks (down-right and down-left) through each square.
+const DIAGONALS: [(u64, u64); 64] = {
+    let mut out = [(0, 0); 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (r, c) = ((sq / 8) as i32, (sq % 8) as i32);
+        let mut i = 0;
+        while i < 64 {
+            let (rr, cc) = ((i / 8) as i32, (i % 8) as i32);
+            if rr - cc == r - c {
+                out[sq].0 |= 1 << i;
+            }
+            if rr + cc == r + c {
+                out[sq].1 |= 1 << i;
+            }
+            i += 1;
+        }
+        sq += 1;
+    }
+    out
+};
+
+/// How many discs flip when `p` plays the last empty square `x` (every
+/// other square is full, so no opponent mask is needed). Each of the four
+/// lines through `x` is packed into a byte and looked up.
+#[inline]
+pub fn last_flip_count(p: u64, x: usize) -> u32 {
+    let (r, c) = (x / 8, x % 8);
+    let row = (p >> (8 * r)) as usize & 0xFF;
+    let col = pack_col_a(p >> c);
+    // Squares of a diagonal have distinct columns: the multiply gathers
+    // them into the top byte without carries.
+    let (d9, d7) = DIAGONALS[x];
+    let diag9 = ((p & d9).wrapping_mul(COL_A) >> 56) as usize;
+    let diag7 = ((p & d7).wrapping_mul(COL_A) >> 56) as usize;
+    u32::from(LAST_FLIPS[c][row])
+        + u32::from(LAST_FLIPS[r][col])
+        + u32::from(LAST_FLIPS[c][diag9])
+        + u32::from(LAST_FLIPS[c][diag7])
+}
+
 /// Moves weighted for move ordering: corners count twice, because a corner
 /// the opponent can take is worse than an ordinary reply.
 #[inline]
@@ -363,6 +437,21 @@ mod tests {
                 }
             }
             assert_eq!(moves(p, o), expected, "{p:x} {o:x}");
+        }
+    }
+
+    #[test]
+    fn last_flip_counts_match_the_flips() {
+        for (p, _) in random_boards().take(20_000) {
+            for x in 0..64 {
+                let p = p & !(1 << x);
+                let o = !p & !(1 << x);
+                assert_eq!(
+                    last_flip_count(p, x),
+                    flips(p, o, x).count_ones(),
+                    "{p:x} {x}"
+                );
+            }
         }
     }
 

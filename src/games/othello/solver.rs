@@ -12,9 +12,9 @@
 use arrayvec::ArrayVec;
 
 use super::bitboard::{
-    CORNERS, Squares, flips, moves, neighbours, stable_discs, weighted_mobility,
+    CORNERS, Squares, flips, last_flip_count, moves, neighbours, stable_discs, weighted_mobility,
 };
-use super::{Move, PASS, zobrist};
+use super::{Move, PASS};
 use crate::search::Limits;
 
 /// Beyond any disc difference.
@@ -112,7 +112,11 @@ impl EndgameTable {
     /// takes whatever comes.
     #[inline]
     fn bucket(&self, p: u64, o: u64) -> usize {
-        (zobrist::hash(p, o) as usize) & (TABLE_SLOTS - 2)
+        // A multiplicative mix: cheaper than the Zobrist tables, and the
+        // full position is stored, so its quality only affects spread.
+        let h = (p ^ o.rotate_left(29).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+            .wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        (h >> 40) as usize & (TABLE_SLOTS - 2)
     }
 
     #[inline]
@@ -656,13 +660,13 @@ impl<'a> Solver<'a> {
 #[inline]
 fn solve1(p: u64, o: u64, x: u8) -> i32 {
     let pc = p.count_ones() as i32;
-    let f = flips(p, o, x as usize);
-    if f != 0 {
-        return 2 * (pc + f.count_ones() as i32 + 1) - 64;
+    let n = last_flip_count(p, x as usize) as i32;
+    if n != 0 {
+        return 2 * (pc + n + 1) - 64;
     }
-    let f = flips(o, p, x as usize);
-    if f != 0 {
-        return 2 * (pc - f.count_ones() as i32) - 64;
+    let n = last_flip_count(o, x as usize) as i32;
+    if n != 0 {
+        return 2 * (pc - n) - 64;
     }
     // Nobody can play x: it goes to the winner (no draw is possible with
     // an odd number of discs).
