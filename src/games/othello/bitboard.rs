@@ -156,9 +156,9 @@ const DIAGONALS: [(u64, u64); 64] = {
     let mut sq = 0;
     while sq < 64 {
         let (r, c) = ((sq / 8) as i32, (sq % 8) as i32);
-        let mut i = 0;
+        let mut i: i32 = 0;
         while i < 64 {
-            let (rr, cc) = ((i / 8) as i32, (i % 8) as i32);
+            let (rr, cc) = (i / 8, i % 8);
             if rr - cc == r - c {
                 out[sq].0 |= 1 << i;
             }
@@ -190,6 +190,21 @@ pub fn last_flip_count(p: u64, x: usize) -> u32 {
         + u32::from(LAST_FLIPS[c][diag9])
         + u32::from(LAST_FLIPS[c][diag7])
 }
+
+/// The squares around each square: a move there needs an opponent disc
+/// among them, a cheap test before computing flips.
+pub const NEIGHBOURS: [u64; 64] = {
+    let mut out = [0; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let b = 1u64 << sq;
+        let h = ((b << 1) & !COL_A) | ((b >> 1) & !COL_H);
+        let row = b | h;
+        out[sq] = h | (row << 8) | (row >> 8);
+        sq += 1;
+    }
+    out
+};
 
 /// Moves weighted for move ordering: corners count twice, because a corner
 /// the opponent can take is worse than an ordinary reply.

@@ -12,7 +12,8 @@
 use arrayvec::ArrayVec;
 
 use super::bitboard::{
-    CORNERS, Squares, flips, last_flip_count, moves, neighbours, stable_discs, weighted_mobility,
+    CORNERS, NEIGHBOURS, Squares, flips, last_flip_count, moves, neighbours, stable_discs,
+    weighted_mobility,
 };
 use super::{Move, PASS};
 use crate::search::Limits;
@@ -531,7 +532,11 @@ impl<'a> Solver<'a> {
         };
         let mut best = -INF;
         for (i, &x) in e.iter().enumerate() {
-            let f = flips(p, o, x as usize);
+            let f = if NEIGHBOURS[x as usize] & o != 0 {
+                flips(p, o, x as usize)
+            } else {
+                0
+            };
             if f != 0 {
                 let score = -self.solve3(o & !f, p | f | 1 << x, -alpha - 1, rest(i));
                 if score > best {
@@ -549,7 +554,11 @@ impl<'a> Solver<'a> {
         self.nodes += 1;
         let mut worst = INF;
         for (i, &x) in e.iter().enumerate() {
-            let f = flips(o, p, x as usize);
+            let f = if NEIGHBOURS[x as usize] & p != 0 {
+                flips(o, p, x as usize)
+            } else {
+                0
+            };
             if f != 0 {
                 let score = self.solve3(p & !f, o | f | 1 << x, alpha, rest(i));
                 if score < worst {
@@ -578,7 +587,11 @@ impl<'a> Solver<'a> {
         };
         let mut best = -INF;
         for (i, &x) in e.iter().enumerate() {
-            let f = flips(p, o, x as usize);
+            let f = if NEIGHBOURS[x as usize] & o != 0 {
+                flips(p, o, x as usize)
+            } else {
+                0
+            };
             if f != 0 {
                 let (a, b) = rest(i);
                 let score = -self.solve2(o & !f, p | f | 1 << x, -alpha - 1, a, b);
@@ -596,7 +609,11 @@ impl<'a> Solver<'a> {
         self.nodes += 1;
         let mut worst = INF;
         for (i, &x) in e.iter().enumerate() {
-            let f = flips(o, p, x as usize);
+            let f = if NEIGHBOURS[x as usize] & p != 0 {
+                flips(o, p, x as usize)
+            } else {
+                0
+            };
             if f != 0 {
                 let (a, b) = rest(i);
                 let score = self.solve2(p & !f, o | f | 1 << x, alpha, a, b);
@@ -618,7 +635,11 @@ impl<'a> Solver<'a> {
     fn solve2(&mut self, p: u64, o: u64, alpha: i32, a: u8, b: u8) -> i32 {
         self.nodes += 1;
         let mut best = -INF;
-        let f = flips(p, o, a as usize);
+        let f = if NEIGHBOURS[a as usize] & o != 0 {
+            flips(p, o, a as usize)
+        } else {
+            0
+        };
         if f != 0 {
             self.nodes += 1;
             best = -solve1(o & !f, p | f | 1 << a, b);
@@ -626,7 +647,11 @@ impl<'a> Solver<'a> {
                 return best;
             }
         }
-        let f = flips(p, o, b as usize);
+        let f = if NEIGHBOURS[b as usize] & o != 0 {
+            flips(p, o, b as usize)
+        } else {
+            0
+        };
         if f != 0 {
             self.nodes += 1;
             return best.max(-solve1(o & !f, p | f | 1 << b, a));
@@ -635,7 +660,11 @@ impl<'a> Solver<'a> {
             return best;
         }
         let mut worst = INF;
-        let f = flips(o, p, a as usize);
+        let f = if NEIGHBOURS[a as usize] & p != 0 {
+            flips(o, p, a as usize)
+        } else {
+            0
+        };
         if f != 0 {
             self.nodes += 1;
             worst = solve1(p & !f, o | f | 1 << a, b);
@@ -643,7 +672,11 @@ impl<'a> Solver<'a> {
                 return worst;
             }
         }
-        let f = flips(o, p, b as usize);
+        let f = if NEIGHBOURS[b as usize] & p != 0 {
+            flips(o, p, b as usize)
+        } else {
+            0
+        };
         if f != 0 {
             self.nodes += 1;
             return worst.min(solve1(p & !f, o | f | 1 << b, a));
