@@ -5,7 +5,8 @@
 //! it: `perft`, `ffo`, FFO numbers/ranges such as `40-49` or `41 45`, and
 //! `cap=S` to give up on a position after S seconds (reported as such).
 //! `strength [ms]` plays the engine (default 1000 ms per move) against a
-//! positional-weight player over fixed openings, both colours.
+//! positional-weight player over fixed openings, both colours. `midgame`
+//! shows the depth the default one-second search reaches in a few openings.
 
 use std::path::Path;
 use std::time::Instant;
@@ -99,6 +100,10 @@ fn main() {
     let numbers_given = args
         .iter()
         .any(|a| a.starts_with(|c: char| c.is_ascii_digit()));
+    if has("midgame") {
+        midgame();
+        return;
+    }
     if has("strength") {
         let ms = args
             .iter()
@@ -294,4 +299,41 @@ fn strength(ms: u64) {
         games - wins - draws,
         100.0 * wins as f64 / games as f64
     );
+}
+
+/// The default search (1 s) from a few opening and midgame positions.
+fn midgame() {
+    // Positions from positional-player self-play after "f5 d6".
+    let plies = [0usize, 10, 20, 30, 36];
+    let mut ws = Workspace::default();
+    println!("| moves played | empties | best | score | depth | nodes | time ms | Mnps |");
+    println!("|---|---|---|---|---|---|---|---|");
+    for count in plies {
+        let mut pos = Othello::default();
+        for (i, mv) in ["f5", "d6"].iter().enumerate() {
+            if i < count {
+                pos.play_notation(mv).expect("a legal opening");
+            }
+        }
+        for _ in 2..count {
+            if pos.is_over() {
+                break;
+            }
+            pos.play(positional_move(&pos));
+        }
+        let mut limits = Limits::depth(60);
+        limits.deadline = Some(Instant::now() + std::time::Duration::from_millis(1_000));
+        let report = search(&pos, &limits, &mut ws);
+        println!(
+            "| {} | {} | {} | {} | {} | {} | {} | {:.1} |",
+            count,
+            pos.empties(),
+            report.best_move.notation,
+            report.score,
+            report.depth,
+            report.nodes,
+            report.time_ms,
+            report.nodes as f64 / report.time_ms.max(1) as f64 / 1e3
+        );
+    }
 }

@@ -189,6 +189,7 @@ impl<'a> Midgame<'a> {
             // Leaves next: ordering would cost more than it saves.
             let mut best = -INF;
             for sq in Squares(m) {
+                self.nodes += 1;
                 let f = flips(p, o, sq);
                 let score = -evaluate(o & !f, p | f | 1 << sq);
                 best = best.max(score);
@@ -267,5 +268,74 @@ impl<'a> Midgame<'a> {
         };
         self.table.store(key, depth, best, bound, best_move);
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Plain negamax on the evaluation, passes free as in the search.
+    fn negamax(p: u64, o: u64, depth: u32) -> i32 {
+        if depth == 0 {
+            return evaluate(p, o);
+        }
+        let m = moves(p, o);
+        if m == 0 {
+            if moves(o, p) == 0 {
+                return game_over_score(p, o);
+            }
+            return -negamax(o, p, depth);
+        }
+        Squares(m)
+            .map(|sq| {
+                let f = flips(p, o, sq);
+                -negamax(o & !f, p | f | 1 << sq, depth - 1)
+            })
+            .max()
+            .unwrap_or(-INF)
+    }
+
+    #[test]
+    fn the_pruned_search_agrees_with_plain_negamax() {
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut table = MidgameTable::default();
+        let limits = Limits::depth(60);
+        for game in 0..30 {
+            // A random opening of 4 to 40 plies.
+            let (mut p, mut o) = (1u64 << 28 | 1 << 35, 1u64 << 27 | 1 << 36);
+            for _ in 0..(4 + game) {
+                let m = moves(p, o);
+                if m == 0 {
+                    std::mem::swap(&mut p, &mut o);
+                    continue;
+                }
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let sq = Squares(m)
+                    .nth(state as usize % m.count_ones() as usize)
+                    .unwrap();
+                let f = flips(p, o, sq);
+                (p, o) = (o & !f, p | f | 1 << sq);
+            }
+            let m = moves(p, o);
+            if m == 0 {
+                continue;
+            }
+            let order: Vec<Move> = Squares(m).map(|sq| sq as Move).collect();
+            // One table through the iterations, as iterative deepening uses it.
+            table.new_search();
+            for depth in 1..=5 {
+                let scored = Midgame::new(&mut table, &limits)
+                    .root(p, o, &order, depth)
+                    .unwrap();
+                assert_eq!(
+                    scored[0].1,
+                    negamax(p, o, depth),
+                    "{p:#x} {o:#x} depth {depth}"
+                );
+            }
+        }
     }
 }
