@@ -20,6 +20,9 @@ pub const DEFAULT_TIME_MS: u64 = 1_000;
 pub const SOLVE_EMPTIES: u32 = 20;
 /// Midgame depth that orders the root before an early solve.
 const ORDER_DEPTH: u32 = 6;
+/// Without a deadline (an explicit deep `depth`), the deepest midgame
+/// search run before solving.
+const UNTIMED_ORDER_DEPTH: u32 = 12;
 /// Once the midgame search is this close to the end, try the solver.
 const SOLVE_GAP: u32 = 10;
 
@@ -79,7 +82,10 @@ pub fn search(pos: &Othello, limits: &Limits, ws: &mut Workspace) -> SearchRepor
         let solve_now = max_depth >= empties
             && (depth >= empties
                 || (empties <= SOLVE_EMPTIES && depth > ORDER_DEPTH.min(empties - 1))
-                || depth + SOLVE_GAP >= empties);
+                || depth + SOLVE_GAP >= empties
+                // With no clock, a deeper midgame search only orders the
+                // root; past this depth it costs more than it saves.
+                || (limits.deadline.is_none() && depth > UNTIMED_ORDER_DEPTH));
         if solve_now {
             let mut solver = Solver::new(ws.extra::<EndgameTable>(), limits);
             let solution = solver.solve(p, o, &order);
