@@ -7,6 +7,7 @@
 pub mod connect4;
 pub mod gomoku;
 pub mod notation;
+pub mod othello;
 pub mod tictactoe;
 
 use std::time::Instant;
@@ -156,10 +157,16 @@ pub enum GameKind {
     TicTacToe,
     Connect4,
     Gomoku,
+    Othello,
 }
 
 impl GameKind {
-    pub const ALL: [GameKind; 3] = [GameKind::TicTacToe, GameKind::Connect4, GameKind::Gomoku];
+    pub const ALL: [GameKind; 4] = [
+        GameKind::TicTacToe,
+        GameKind::Connect4,
+        GameKind::Gomoku,
+        GameKind::Othello,
+    ];
 
     pub fn from_name(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|g| g.name() == name)
@@ -170,6 +177,7 @@ impl GameKind {
             GameKind::TicTacToe => "tictactoe",
             GameKind::Connect4 => "connect4",
             GameKind::Gomoku => "gomoku",
+            GameKind::Othello => "othello",
         }
     }
 
@@ -178,6 +186,7 @@ impl GameKind {
             GameKind::TicTacToe => tictactoe::info(),
             GameKind::Connect4 => connect4::info(),
             GameKind::Gomoku => gomoku::info(),
+            GameKind::Othello => othello::info(),
         }
     }
 
@@ -188,6 +197,7 @@ impl GameKind {
             GameKind::TicTacToe => tictactoe::parse(spec).map(Position::TicTacToe),
             GameKind::Connect4 => connect4::parse(spec).map(Position::Connect4),
             GameKind::Gomoku => gomoku::parse(spec).map(Position::Gomoku),
+            GameKind::Othello => othello::parse(spec).map(Position::Othello),
         }
     }
 }
@@ -198,6 +208,7 @@ pub enum Position {
     TicTacToe(tictactoe::TicTacToe),
     Connect4(connect4::board::Board),
     Gomoku(gomoku::Gomoku),
+    Othello(othello::Othello),
 }
 
 impl Position {
@@ -206,6 +217,7 @@ impl Position {
             Position::TicTacToe(p) => tictactoe::describe(p),
             Position::Connect4(p) => connect4::describe(p),
             Position::Gomoku(p) => gomoku::describe(p),
+            Position::Othello(p) => othello::describe(p),
         }
     }
 
@@ -234,6 +246,7 @@ impl Position {
             Position::TicTacToe(p) => generic_search(p, limits, ws),
             Position::Connect4(p) => connect4::search(p, limits, ws),
             Position::Gomoku(p) => gomoku::search(p, limits, ws),
+            Position::Othello(p) => othello::search::search(p, limits, ws),
         }
     }
 }

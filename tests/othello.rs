@@ -1,0 +1,289 @@
+//! Othello: rules pinned by perft, the exact solver against the FFO
+//! endgame suite and against plain minimax, and the search as the service
+//! calls it.
+
+use std::path::Path;
+
+use gameai::games::othello::bitboard::{Squares, flips, moves};
+use gameai::games::othello::perft::perft;
+use gameai::games::othello::solver::{EndgameTable, Solver, minimax};
+use gameai::games::othello::{Othello, PASS};
+use gameai::games::{GameKind, Player, PositionSpec, Status, Stopped};
+use gameai::search::{Limits, Outcome, Workspace};
+
+/// Perft from the start. Convention of these reference counts: a forced
+/// pass is a ply, and a finished game counts as one leaf at its own ply and
+/// at every deeper ply (Edax counts it once: 228 fewer at depth 10).
+#[test]
+fn perft_from_the_start_matches_the_known_counts() {
+    let (p, o) = Othello::default().player_opponent();
+    let expected = [1, 4, 12, 56, 244, 1_396, 8_200, 55_092, 390_216, 3_005_288];
+    for (depth, &count) in expected.iter().enumerate() {
+        assert_eq!(perft(p, o, depth as u32), count, "depth {depth}");
+    }
+}
+
+/// One FFO line: the position, side to move, and the best score and moves.
+struct Ffo {
+    number: usize,
+    pos: Othello,
+    best_score: i32,
+    best_moves: Vec<String>,
+}
+
+fn load_ffo(file: &str, first: usize) -> Option<Vec<Ffo>> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data/othello")
+        .join(file);
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        eprintln!("skipping: {} is absent", path.display());
+        return None;
+    };
+    let mut out = Vec::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('%'))
+    {
+        let (board, rest) = line.split_at(64);
+        let (mut black, mut white) = (0u64, 0u64);
+        for (i, ch) in board.chars().enumerate() {
+            match ch {
+                'X' => black |= 1 << i,
+                'O' => white |= 1 << i,
+                _ => {}
+            }
+        }
+        let mut fields = rest.split(';').map(str::trim);
+        let side = match fields.next() {
+            Some("X") => Player::X,
+            Some("O") => Player::O,
+            other => panic!("bad side {other:?}"),
+        };
+        let scored: Vec<(String, i32)> = fields
+            .filter(|f| !f.is_empty())
+            .map(|f| {
+                let (mv, score) = f.split_once(':').expect("MOVE:SCORE");
+                (mv.to_ascii_lowercase(), score.parse().expect("a score"))
+            })
+            .collect();
+        let best_score = scored.iter().map(|s| s.1).max().expect("scores");
+        out.push(Ffo {
+            number: first + out.len(),
+            pos: Othello::new(black, white, side).expect("no overlap"),
+            best_score,
+            best_moves: scored
+                .into_iter()
+                .filter(|s| s.1 == best_score)
+                .map(|s| s.0)
+                .collect(),
+        });
+    }
+    Some(out)
+}
+
+#[test]
+fn the_solver_solves_ffo_1_to_19() {
+    let Some(problems) = load_ffo("fforum-1-19.obf", 1) else {
+        return;
+    };
+    assert_eq!(problems.len(), 19);
+    let mut ws = Workspace::default();
+    for ffo in problems {
+        let spec = PositionSpec {
+            board: Some(ffo.pos.rows()),
+            to_move: Some(ffo.pos.to_move()),
+            ..Default::default()
+        };
+        let pos = GameKind::Othello.parse(&spec).expect("a valid position");
+        let report = pos.search(&Limits::depth(60), &mut ws);
+        let proven = report.proven.expect("solved exactly");
+        assert_eq!(
+            proven.disc_diff,
+            Some(ffo.best_score),
+            "FFO #{}",
+            ffo.number
+        );
+        assert!(
+            ffo.best_moves.contains(&report.best_move.notation),
+            "FFO #{}: {} is not among {:?}",
+            ffo.number,
+            report.best_move.notation,
+            ffo.best_moves
+        );
+        assert_eq!(report.stopped, Stopped::Proven);
+        // The line is a legal game to the end, and plies count it.
+        let mut line = ffo.pos;
+        for mv in &report.pv {
+            line.play_notation(mv).expect("a legal PV");
+        }
+        assert!(
+            line.is_over(),
+            "FFO #{}: the PV reaches the end",
+            ffo.number
+        );
+        assert_eq!(proven.plies as usize, report.pv.len());
+        let final_diff = match (line.to_move() == ffo.pos.to_move(), line.final_score()) {
+            (true, d) => d,
+            (false, d) => -d,
+        };
+        assert_eq!(
+            final_diff, ffo.best_score,
+            "FFO #{}: the PV scores",
+            ffo.number
+        );
+        let expected = match ffo.best_score.signum() {
+            1 => Outcome::Win,
+            -1 => Outcome::Loss,
+            _ => Outcome::Draw,
+        };
+        assert_eq!(proven.result, expected);
+    }
+}
+
+/// A small deterministic generator for random games.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+/// Plays random moves from the start until `empties` squares are left (or
+/// the game ends); `None` if it ended first.
+fn random_position(rng: &mut Rng, empties: u32) -> Option<(u64, u64)> {
+    let (mut p, mut o) = Othello::default().player_opponent();
+    while 64 - (p | o).count_ones() > empties {
+        let m = moves(p, o);
+        if m == 0 {
+            if moves(o, p) == 0 {
+                return None;
+            }
+            std::mem::swap(&mut p, &mut o);
+            continue;
+        }
+        let sq = Squares(m)
+            .nth(rng.next() as usize % m.count_ones() as usize)
+            .expect("in range");
+        let f = flips(p, o, sq);
+        (p, o) = (o & !f, p | f | 1 << sq);
+    }
+    Some((p, o))
+}
+
+#[test]
+fn the_solver_agrees_with_plain_minimax_on_random_endgames() {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut table = EndgameTable::default();
+    let limits = Limits::depth(60);
+    let mut solved = 0;
+    while solved < 300 {
+        let empties = 1 + (rng.next() % 10) as u32;
+        let Some((p, o)) = random_position(&mut rng, empties) else {
+            continue;
+        };
+        if moves(p, o) == 0 && moves(o, p) == 0 {
+            continue;
+        }
+        let expected = minimax(p, o);
+        let solution = Solver::new(&mut table, &limits)
+            .solve(p, o, &[])
+            .expect("no deadline");
+        assert_eq!(solution.score, expected, "{p:#x} {o:#x}");
+        // The best move really scores that much.
+        if solution.best_move != PASS {
+            let f = flips(p, o, solution.best_move as usize);
+            let after = -minimax(o & !f, p | f | 1 << solution.best_move);
+            assert_eq!(after, expected, "{p:#x} {o:#x}");
+        }
+        solved += 1;
+    }
+}
+
+fn board_spec(rows: &[&str], to_move: Player) -> PositionSpec {
+    PositionSpec {
+        board: Some(rows.iter().map(|r| r.to_string()).collect()),
+        to_move: Some(to_move),
+        ..Default::default()
+    }
+}
+
+#[test]
+fn a_forced_pass_is_answered_with_pass() {
+    // O's only disc is g8 and nothing brackets: O must pass; X then takes
+    // h8 and wins with every square.
+    let rows = [
+        "X.XXXXXX", "XXXXXXXX", "XXXXXXXX", "XXXXXXXX", "XXXXXXXX", "XXXXXXXX", "XXXXXXXX",
+        "XXXXXXO.",
+    ];
+    let pos = GameKind::Othello
+        .parse(&board_spec(&rows, Player::O))
+        .unwrap();
+    pos.check_ongoing().unwrap();
+    let report = pos.search(&Limits::depth(60), &mut Workspace::default());
+    assert_eq!(report.best_move.notation, "pass");
+    assert_eq!(report.best_move.cell, None);
+    assert_eq!(report.pv[0], "pass");
+    let proven = report.proven.unwrap();
+    assert_eq!(proven.result, Outcome::Loss);
+    assert_eq!(proven.disc_diff, Some(-64));
+    assert_eq!(report.to_move, Player::O);
+}
+
+#[test]
+fn a_finished_game_is_described_and_not_searched() {
+    let rows = [
+        "XXXXXXXX", "XXXXXXXX", "XXXXXXXX", "XXXOOOOO", "OOOOOOOO", "OOOOOOOO", "OOOOOOOO",
+        "OOOOOOOO",
+    ];
+    let pos = GameKind::Othello
+        .parse(&board_spec(&rows, Player::X))
+        .unwrap();
+    let report = pos.describe();
+    assert_eq!(report.status, Status::Win);
+    assert_eq!(report.winner, Some(Player::O));
+    assert!(report.legal_moves.is_empty());
+    assert!(pos.check_ongoing().is_err());
+}
+
+#[test]
+fn the_default_search_moves_quickly_from_the_start() {
+    let info = GameKind::Othello.info();
+    let pos = GameKind::Othello
+        .parse(&PositionSpec {
+            moves: Some(vec!["f5".into(), "d6".into()]),
+            ..Default::default()
+        })
+        .unwrap();
+    let mut limits = Limits::depth(info.default_depth);
+    limits.deadline = Some(std::time::Instant::now() + std::time::Duration::from_millis(300));
+    let report = pos.search(&limits, &mut Workspace::default());
+    assert!(report.depth >= 4, "depth {}", report.depth);
+    assert!(report.proven.is_none());
+    assert!(report.time_ms < 1_000);
+    let legal = pos.describe().legal_moves;
+    assert!(legal.contains(&report.best_move.notation));
+    assert_eq!(report.pv[0], report.best_move.notation);
+}
+
+#[test]
+fn a_shallow_request_stays_shallow_and_is_repeatable() {
+    let pos = GameKind::Othello
+        .parse(&PositionSpec {
+            moves: Some(vec!["f5".into(), "f6".into(), "e6".into()]),
+            ..Default::default()
+        })
+        .unwrap();
+    let mut ws = Workspace::default();
+    let a = pos.search(&Limits::depth(5), &mut ws);
+    let b = pos.search(&Limits::depth(5), &mut ws);
+    assert_eq!(a.depth, 5);
+    assert_eq!(a.stopped, Stopped::Depth);
+    assert_eq!(
+        (a.best_move.notation, a.score),
+        (b.best_move.notation, b.score)
+    );
+}
