@@ -24,22 +24,34 @@ async fn main() {
     ]);
     let plans = [
         LoadPlan {
+            name: "GET /healthz (no search: the ceiling), 8 clients".to_owned(),
+            clients: 8,
+            duration: seconds,
+            body: None,
+        },
+        LoadPlan {
             name: "tic-tac-toe solve (trivial), 8 clients".to_owned(),
             clients: 8,
             duration: seconds,
-            body: json!({"game": "tictactoe", "moves": []}),
+            body: Some(json!({"game": "tictactoe", "moves": []})),
         },
         LoadPlan {
             name: "connect4 depth 12, 8 clients".to_owned(),
             clients: 8,
             duration: seconds,
-            body: json!({"game": "connect4", "moves": "44", "depth": 12}),
+            body: Some(json!({"game": "connect4", "moves": "44", "depth": 12})),
         },
         LoadPlan {
             name: "gomoku 15×15 depth 4, 8 clients".to_owned(),
             clients: 8,
             duration: seconds,
-            body: json!({"game": "gomoku", "moves": ["h8", "i9", "g9"], "depth": 4}),
+            body: Some(json!({"game": "gomoku", "moves": ["h8", "i9", "g9"], "depth": 4})),
+        },
+        LoadPlan {
+            name: "othello depth 6, 8 clients".to_owned(),
+            clients: 8,
+            duration: seconds,
+            body: Some(json!({"game": "othello", "moves": ["f5", "d6"], "depth": 6})),
         },
         LoadPlan {
             name: format!(
@@ -48,7 +60,7 @@ async fn main() {
             ),
             clients: 4 * (workers + 2),
             duration: seconds,
-            body: json!({"game": "connect4", "moves": [], "time_ms": 300}),
+            body: Some(json!({"game": "connect4", "moves": [], "time_ms": 300})),
         },
     ];
     let mut reports = Vec::new();

@@ -16,7 +16,9 @@ pub struct LoadPlan {
     pub name: String,
     pub clients: usize,
     pub duration: Duration,
-    pub body: Value,
+    /// A search request, or `None` to GET `/healthz` (the ceiling: a route
+    /// that does no search).
+    pub body: Option<Value>,
 }
 
 /// What one run measured.
@@ -80,20 +82,22 @@ pub async fn run(server: &Server, plan: &LoadPlan) -> LoadReport {
             shed.clone(),
             other.clone(),
         );
-        let url = server.url("/v1/search");
+        let url = server.url(if plan.body.is_some() {
+            "/v1/search"
+        } else {
+            "/healthz"
+        });
         let body = plan.body.clone();
         workers.push(tokio::spawn(async move {
             let mut latencies = Vec::new();
             while !stop.load(Ordering::Relaxed) {
                 let t = Instant::now();
                 sent.fetch_add(1, Ordering::Relaxed);
-                match client
-                    .post(&url)
-                    .json(&body)
-                    .send()
-                    .await
-                    .map(|r| r.status().as_u16())
-                {
+                let request = match &body {
+                    Some(body) => client.post(&url).json(body),
+                    None => client.get(&url),
+                };
+                match request.send().await.map(|r| r.status().as_u16()) {
                     Ok(200) => {
                         ok.fetch_add(1, Ordering::Relaxed);
                         latencies.push(t.elapsed().as_secs_f64() * 1000.0);
