@@ -126,13 +126,15 @@ impl Pool {
         let (tx, rx) = oneshot::channel();
         let inner = Arc::clone(&self.inner);
         let job: Job = Box::new(move |ws| {
-            let _permit = permit;
             if stop.is_stopped() {
                 return; // Its client left while it waited.
             }
             inner.busy.fetch_add(1, Ordering::Relaxed);
             let outcome = catch_unwind(AssertUnwindSafe(|| task(ws, &stop)));
             inner.busy.fetch_sub(1, Ordering::Relaxed);
+            // Free the slot before answering, so a caller that sees the
+            // answer and sends the next search finds the slot free.
+            drop(permit);
             match outcome {
                 Ok(value) => {
                     let _ = tx.send(value);
@@ -198,6 +200,11 @@ mod tests {
         seen_rx
             .recv_timeout(Duration::from_secs(2))
             .expect("the search saw its stop flag");
+        // The job signalled from inside; let it return and free its slot.
+        let deadline = std::time::Instant::now() + Duration::from_secs(2);
+        while pool.in_flight() > 0 && std::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
         assert_eq!(pool.run(|_, _| 3).await, Ok(3), "the worker is free again");
     }
 
