@@ -2,28 +2,59 @@
 //! sessions idle for the TTL, evicting the least recently used when full.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use moka::future::Cache;
+use moka::notification::RemovalCause;
 use moka::ops::compute::Op;
 use moka::policy::EvictionPolicy;
 
-use super::{Session, Store, StoreError};
+use super::{Session, SessionStats, Store, StoreError};
 
 /// Sessions in this process's memory; clones share them.
 #[derive(Clone)]
 pub struct MemoryStore {
     cache: Cache<String, Arc<Session>>,
+    counts: Arc<Counts>,
+}
+
+#[derive(Default)]
+struct Counts {
+    created: AtomicU64,
+    expired: AtomicU64,
+    evicted: AtomicU64,
 }
 
 impl MemoryStore {
     pub fn new(max_sessions: u64, ttl: Duration) -> Self {
+        let counts = Arc::new(Counts::default());
+        let listener = Arc::clone(&counts);
         let cache = Cache::builder()
             .max_capacity(max_sessions)
             .time_to_idle(ttl)
             .eviction_policy(EvictionPolicy::lru())
+            .eviction_listener(move |_, _, cause| match cause {
+                RemovalCause::Expired => {
+                    listener.expired.fetch_add(1, Ordering::Relaxed);
+                }
+                RemovalCause::Size => {
+                    listener.evicted.fetch_add(1, Ordering::Relaxed);
+                }
+                RemovalCause::Explicit | RemovalCause::Replaced => {}
+            })
             .build();
-        Self { cache }
+        Self { cache, counts }
+    }
+
+    /// Counts for `/metrics`.
+    pub async fn stats(&self) -> SessionStats {
+        SessionStats {
+            live: Some(self.count().await),
+            created: self.counts.created.load(Ordering::Relaxed),
+            expired: Some(self.counts.expired.load(Ordering::Relaxed)),
+            evicted: Some(self.counts.evicted.load(Ordering::Relaxed)),
+        }
     }
 
     /// Sessions held now (after pending evictions are applied).
@@ -38,6 +69,7 @@ impl Store for MemoryStore {
         self.cache
             .insert(session.id.clone(), Arc::new(session.clone()))
             .await;
+        self.counts.created.fetch_add(1, Ordering::Relaxed);
         // Apply the cap now rather than on the cache's next housekeeping.
         self.cache.run_pending_tasks().await;
         Ok(())
@@ -120,5 +152,18 @@ mod tests {
         }
         assert!(store.count().await <= 5);
         assert!(store.get("19").await.is_ok());
+        let stats = store.stats().await;
+        assert_eq!(stats.created, 20);
+        assert_eq!(stats.evicted, Some(20 - stats.live.unwrap()));
+    }
+
+    #[tokio::test]
+    async fn idle_sessions_expire_and_are_counted() {
+        let store = MemoryStore::new(5, Duration::from_millis(50));
+        store.create(&sample("a")).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(120)).await;
+        assert_eq!(store.get("a").await, Err(StoreError::NotFound));
+        let stats = store.stats().await;
+        assert_eq!((stats.live, stats.expired), (Some(0), Some(1)));
     }
 }

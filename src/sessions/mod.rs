@@ -88,6 +88,19 @@ pub fn new_id() -> String {
     uuid::Uuid::new_v4().to_string()
 }
 
+/// Counts for `/metrics`, since this process started.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SessionStats {
+    /// Sessions held now (memory store only: Redis holds other replicas' too).
+    pub live: Option<u64>,
+    /// Sessions this process created.
+    pub created: u64,
+    /// Sessions dropped after idling for the TTL (memory store only).
+    pub expired: Option<u64>,
+    /// Sessions dropped to keep within the count cap (memory store only).
+    pub evicted: Option<u64>,
+}
+
 /// Why a store could not do what was asked.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum StoreError {
@@ -138,6 +151,16 @@ impl Sessions {
                 Ok(Sessions::Memory(MemoryStore::new(max_sessions, ttl)))
             }
             Some(url) => RedisStore::open(url, ttl).map(Sessions::Redis),
+        }
+    }
+}
+
+impl Sessions {
+    /// Counts for `/metrics`.
+    pub async fn stats(&self) -> SessionStats {
+        match self {
+            Sessions::Memory(s) => s.stats().await,
+            Sessions::Redis(s) => s.stats(),
         }
     }
 }

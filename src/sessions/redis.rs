@@ -4,12 +4,14 @@
 //! writes only if the version is still the expected one, so replicas racing
 //! on one session cannot both apply.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use redis::{AsyncCommands, Client, RedisError, Script};
 
-use super::{Session, Store, StoreError};
+use super::{Session, SessionStats, Store, StoreError};
 
 /// How long one Redis round trip may take before the request gets a 503.
 const ROUND_TRIP_LIMIT: Duration = Duration::from_secs(2);
@@ -32,6 +34,7 @@ pub struct RedisStore {
     connection: ConnectionManager,
     ttl_ms: u64,
     replace: Script,
+    created: Arc<AtomicU64>,
 }
 
 fn key(id: &str) -> String {
@@ -58,7 +61,17 @@ impl RedisStore {
             connection,
             ttl_ms: u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1),
             replace: Script::new(REPLACE_SCRIPT),
+            created: Arc::default(),
         })
+    }
+
+    /// Counts for `/metrics`: only what this replica saw; Redis expires
+    /// sessions on its own.
+    pub fn stats(&self) -> SessionStats {
+        SessionStats {
+            created: self.created.load(Ordering::Relaxed),
+            ..SessionStats::default()
+        }
     }
 
     async fn bounded<T>(
@@ -92,7 +105,9 @@ impl Store for RedisStore {
             .ignore()
             .pexpire(&key, self.ttl_ms as i64)
             .ignore();
-        self.bounded(pipe.query_async::<()>(&mut conn)).await
+        self.bounded(pipe.query_async::<()>(&mut conn)).await?;
+        self.created.fetch_add(1, Ordering::Relaxed);
+        Ok(())
     }
 
     async fn get(&self, id: &str) -> Result<Session, StoreError> {
