@@ -4,6 +4,7 @@
 
 mod common;
 
+use std::io::Write;
 use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -36,7 +37,10 @@ impl Redis {
             .stderr(Stdio::null())
             .spawn();
         let Ok(child) = child else {
-            eprintln!(
+            // Straight to stderr, past the test harness's capture, so the
+            // skip shows in a normal `cargo test` run.
+            let _ = writeln!(
+                std::io::stderr(),
                 "SKIPPED: redis-server is not on PATH; `apt-get install redis-server` to run the Redis session tests"
             );
             return None;
@@ -228,4 +232,26 @@ async fn redis_down_means_503_and_not_ready_until_it_returns() {
     }
     let (status, session) = post(&server, "/v1/sessions", json!({"game": "tictactoe"})).await;
     assert_eq!(status, StatusCode::CREATED, "{session}");
+}
+
+#[tokio::test]
+async fn redis_sessions_expire_after_the_idle_ttl() {
+    let Some(redis) = Redis::start(None) else {
+        return;
+    };
+    let server = Server::start(&[
+        ("GAMEAI_SESSION_STORE", &redis.url()),
+        ("GAMEAI_SESSION_TTL", "400ms"),
+    ]);
+    let (_, kept) = post(&server, "/v1/sessions", json!({"game": "tictactoe"})).await;
+    let (_, idle) = post(&server, "/v1/sessions", json!({"game": "tictactoe"})).await;
+    let kept = format!("/v1/sessions/{}", kept["id"].as_str().unwrap());
+    let idle = format!("/v1/sessions/{}", idle["id"].as_str().unwrap());
+    // Reading a session keeps it alive.
+    for _ in 0..5 {
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        assert_eq!(get(&server, &kept).await.0, StatusCode::OK);
+    }
+    let (status, problem) = get(&server, &idle).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{problem}");
 }
