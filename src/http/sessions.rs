@@ -15,11 +15,12 @@ use utoipa_axum::routes;
 use super::error::{ApiError, Problem, Result};
 use super::positions::{game_kind, run_search, search_budget};
 use super::types::{
-    AiRequest, AiSide, ChangeRequest, CreateSessionRequest, MoveRequest, SessionResponse, Side,
+    AiRequest, AiSide, ChangeRequest, CreateSessionRequest, GameStatus, MoveRequest,
+    SessionResponse, Side,
 };
 use super::{AppState, Json};
 use crate::games::{GameKind, Player, Position, PositionError, PositionSpec, SearchReport, Status};
-use crate::sessions::{AiPlays, AiSettings, Session, Store, new_id, now_rfc3339};
+use crate::sessions::{AiPlays, AiSettings, Session, Store, StoreError, new_id, now_rfc3339};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -76,7 +77,7 @@ fn rebuild(session: &Session) -> Result<(GameKind, Position)> {
 async fn load(state: &AppState, id: &str, expected_version: Option<u64>) -> Result<Session> {
     // Ids are UUIDs; anything else cannot name a session.
     if uuid::Uuid::parse_str(id).is_err() {
-        return Err(crate::sessions::StoreError::NotFound.into());
+        return Err(StoreError::NotFound.into());
     }
     let session = state.sessions.get(id).await?;
     if let Some(expected) = expected_version.filter(|&v| v != session.version) {
@@ -155,9 +156,9 @@ fn respond(
         board: report.board.clone(),
         to_move: report.to_move.into(),
         status: match report.status {
-            Status::Ongoing => super::types::GameStatus::Ongoing,
-            Status::Win => super::types::GameStatus::Win,
-            Status::Draw => super::types::GameStatus::Draw,
+            Status::Ongoing => GameStatus::Ongoing,
+            Status::Win => GameStatus::Win,
+            Status::Draw => GameStatus::Draw,
         },
         winner: report.winner.map(Side::from),
         winning_line: report.winning_line,
@@ -270,7 +271,7 @@ async fn delete_session(
     Path(id): Path<String>,
 ) -> Result<StatusCode> {
     if uuid::Uuid::parse_str(&id).is_err() {
-        return Err(crate::sessions::StoreError::NotFound.into());
+        return Err(StoreError::NotFound.into());
     }
     state.sessions.delete(&id).await?;
     Ok(StatusCode::NO_CONTENT)
