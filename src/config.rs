@@ -2,6 +2,7 @@
 //! a default, so `cargo run --release` needs nothing else.
 
 use std::net::SocketAddr;
+use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
 
@@ -49,6 +50,20 @@ pub struct Config {
     /// When set, every `/v1/*` route needs `Authorization: Bearer <key>`.
     #[arg(long, env = "GAMEAI_API_KEY", hide_env_values = true)]
     pub api_key: Option<String>,
+    /// Where sessions live: unset (or `memory`) keeps them in this process;
+    /// `redis://host:port/db` shares them between replicas.
+    #[arg(long, env = "GAMEAI_SESSION_STORE", value_parser = parse_session_store)]
+    pub session_store: Option<String>,
+
+    /// Sessions kept in memory at most; beyond this the least recently
+    /// used goes. (Redis is bounded by its own `maxmemory`.)
+    #[arg(long, env = "GAMEAI_MAX_SESSIONS", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_sessions: u64,
+
+    /// How long an untouched session lives: plain seconds (`3600`) or a
+    /// duration (`3600s`, `90m`, `1h`).
+    #[arg(long, env = "GAMEAI_SESSION_TTL", default_value = "1h", value_parser = parse_ttl)]
+    pub session_ttl: Duration,
 
     /// Log format. Levels come from RUST_LOG (default `info`).
     #[arg(long, env = "GAMEAI_LOG", value_enum, default_value_t = LogFormat::Pretty)]
@@ -71,5 +86,49 @@ impl Config {
         self.workers
             .filter(|&n| n > 0)
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+    }
+}
+
+/// Reads a TTL: plain seconds, or a humantime duration (`90s`, `1h 30m`).
+pub fn parse_ttl(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let ttl = match text.parse::<u64>() {
+        Ok(secs) => Duration::from_secs(secs),
+        Err(_) => humantime::parse_duration(text)
+            .map_err(|e| format!("{text:?} is not a duration such as 3600, 3600s or 1h: {e}"))?,
+    };
+    if ttl.is_zero() {
+        return Err("the session TTL must be longer than zero".to_owned());
+    }
+    Ok(ttl)
+}
+
+fn parse_session_store(text: &str) -> Result<String, String> {
+    let text = text.trim();
+    if text.is_empty()
+        || text == "memory"
+        || text.starts_with("redis://")
+        || text.starts_with("rediss://")
+    {
+        Ok(text.to_owned())
+    } else {
+        Err(format!(
+            "{text:?} is neither `memory` nor a `redis://host:port/db` URL"
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ttls_read_as_seconds_or_durations() {
+        assert_eq!(parse_ttl("3600"), Ok(Duration::from_secs(3600)));
+        assert_eq!(parse_ttl("3600s"), Ok(Duration::from_secs(3600)));
+        assert_eq!(parse_ttl("1h"), Ok(Duration::from_secs(3600)));
+        assert_eq!(parse_ttl("250ms"), Ok(Duration::from_millis(250)));
+        assert!(parse_ttl("0").is_err());
+        assert!(parse_ttl("soon").is_err());
     }
 }

@@ -6,6 +6,7 @@ pub mod games;
 pub mod http;
 pub mod pool;
 pub mod search;
+pub mod sessions;
 
 pub use config::Config;
 pub use http::{AppState, app, openapi_yaml};

@@ -240,6 +240,16 @@ impl Position {
         }
     }
 
+    /// Plays a move written in notation, refusing illegal ones with the reason.
+    pub fn play(&mut self, notation: &str) -> Result<(), String> {
+        match self {
+            Position::TicTacToe(p) => p.play_notation(notation),
+            Position::Connect4(p) => connect4::play_notation(p, notation),
+            Position::Gomoku(p) => p.play_notation(notation),
+            Position::Othello(p) => p.play_notation(notation),
+        }
+    }
+
     /// Runs the search on the calling thread.
     pub fn search(&self, limits: &Limits, ws: &mut Workspace) -> SearchReport {
         match self {

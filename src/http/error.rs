@@ -10,6 +10,7 @@ use utoipa::ToSchema;
 
 use crate::games::PositionError;
 use crate::pool::PoolError;
+use crate::sessions::StoreError;
 
 pub type Result<T, E = ApiError> = std::result::Result<T, E>;
 
@@ -31,6 +32,9 @@ pub enum ApiError {
     NotFound(String),
     #[error("{0}")]
     MethodNotAllowed(String),
+    /// Out of turn, on a finished game, or racing another change.
+    #[error("{0}")]
+    Conflict(String),
     /// Well-formed JSON whose values cannot be used.
     #[error("{}", .0.detail)]
     Invalid(PositionError),
@@ -56,6 +60,7 @@ impl ApiError {
             Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
+            Self::Conflict(_) => StatusCode::CONFLICT,
             Self::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Self::Overloaded(_) | Self::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -170,6 +175,26 @@ impl From<JsonRejection> for ApiError {
                 "send the body as JSON with `content-type: application/json`".to_owned(),
             ),
             _ => ApiError::BadRequest(text),
+        }
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::NotFound => ApiError::NotFound(
+                "no session with this id: it never existed, was deleted or expired".to_owned(),
+            ),
+            StoreError::Conflict { current } => ApiError::Conflict(format!(
+                "the session changed while this request ran (it is now at version {current}); read it again and retry"
+            )),
+            StoreError::Unavailable(cause) => {
+                tracing::warn!(%cause, "session store unavailable");
+                ApiError::Unavailable(
+                    "the session store is unreachable; sessions are unavailable for now, stateless search still works".to_owned(),
+                )
+            }
+            StoreError::Corrupt(cause) => ApiError::Internal(format!("corrupt session: {cause}")),
         }
     }
 }

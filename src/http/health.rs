@@ -10,6 +10,7 @@ use utoipa_axum::routes;
 
 use super::types::HealthResponse;
 use super::{AppState, Json};
+use crate::sessions::Store;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -28,35 +29,44 @@ pub fn router() -> OpenApiRouter<AppState> {
 async fn check_health() -> Json<HealthResponse> {
     Json(HealthResponse {
         status: "ok".to_owned(),
+        detail: None,
     })
 }
 
-/// Readiness: the service takes work (false once shutting down).
+/// Readiness: the service takes work (false once shutting down, or while
+/// the session store is unreachable).
 #[utoipa::path(
     get,
     path = "/readyz",
     tag = "operations",
     responses(
         (status = 200, description = "Ready for traffic", body = HealthResponse),
-        (status = 503, description = "Shutting down; send traffic elsewhere", body = HealthResponse),
+        (status = 503, description = "Shutting down, or the session store is unreachable; send traffic elsewhere", body = HealthResponse),
     )
 )]
 async fn check_ready(State(state): State<AppState>) -> (StatusCode, Json<HealthResponse>) {
-    if state.shutting_down.load(Ordering::Relaxed) {
+    let not_ready = |detail: &str| {
         (
             StatusCode::SERVICE_UNAVAILABLE,
             Json(HealthResponse {
                 status: "not ready".to_owned(),
+                detail: Some(detail.to_owned()),
             }),
         )
-    } else {
-        (
-            StatusCode::OK,
-            Json(HealthResponse {
-                status: "ok".to_owned(),
-            }),
-        )
+    };
+    if state.shutting_down.load(Ordering::Relaxed) {
+        return not_ready("shutting down");
     }
+    if let Err(e) = state.sessions.check().await {
+        return not_ready(&e.to_string());
+    }
+    (
+        StatusCode::OK,
+        Json(HealthResponse {
+            status: "ok".to_owned(),
+            detail: None,
+        }),
+    )
 }
 
 /// This API's OpenAPI 3.1 document.

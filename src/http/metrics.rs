@@ -74,6 +74,17 @@ async fn render_metrics(State(state): State<AppState>) -> impl IntoResponse {
     metrics::gauge!("gameai_pool_workers").set(state.pool.workers() as f64);
     metrics::gauge!("gameai_pool_workers_busy").set(state.pool.busy() as f64);
     metrics::gauge!("gameai_pool_queue_length").set(state.pool.queued() as f64);
+    let stats = state.sessions.stats().await;
+    if let Some(live) = stats.live {
+        metrics::gauge!("gameai_sessions_live").set(live as f64);
+    }
+    metrics::gauge!("gameai_sessions_created").set(stats.created as f64);
+    if let Some(expired) = stats.expired {
+        metrics::gauge!("gameai_sessions_expired").set(expired as f64);
+    }
+    if let Some(evicted) = stats.evicted {
+        metrics::gauge!("gameai_sessions_evicted").set(evicted as f64);
+    }
     let handle = handle();
     handle.run_upkeep();
     (

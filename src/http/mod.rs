@@ -6,6 +6,7 @@ mod error;
 mod health;
 pub mod metrics;
 mod positions;
+mod sessions;
 pub mod types;
 
 use std::sync::Arc;
@@ -30,6 +31,7 @@ pub use error::{ApiError, FieldProblem, Problem};
 
 use crate::config::Config;
 use crate::pool::Pool;
+use crate::sessions::Sessions;
 
 /// JSON in and out, with rejections rendered as problem+json.
 #[derive(FromRequest)]
@@ -47,6 +49,7 @@ impl<T: serde::Serialize> IntoResponse for Json<T> {
 pub struct AppState {
     pub config: Arc<Config>,
     pub pool: Pool,
+    pub sessions: Sessions,
     /// Raised on SIGTERM: readiness turns false.
     pub shutting_down: Arc<AtomicBool>,
     openapi_yaml: Arc<str>,
@@ -63,10 +66,21 @@ impl AppState {
     }
 
     /// State around an existing pool (tests hold its workers).
+    ///
+    /// # Panics
+    /// If the session store's URL cannot be read (the config parser
+    /// refuses such URLs before this).
     pub fn with_pool(config: Config, pool: Pool) -> Self {
+        let sessions = Sessions::open(
+            config.session_store.as_deref(),
+            config.session_ttl,
+            config.max_sessions,
+        )
+        .expect("the session store URL is valid");
         Self {
             config: Arc::new(config),
             pool,
+            sessions,
             shutting_down: Arc::default(),
             openapi_yaml: openapi_yaml().into(),
         }
@@ -82,6 +96,7 @@ impl AppState {
     ),
     tags(
         (name = "search", description = "Positions, searches and games"),
+        (name = "sessions", description = "Whole games kept on the server"),
         (name = "operations", description = "Health, readiness and this document"),
     )
 )]
@@ -90,6 +105,7 @@ struct ApiDoc;
 fn api_router() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(positions::router())
+        .merge(sessions::router())
         .merge(health::router())
         .merge(metrics::router())
 }
@@ -220,10 +236,14 @@ async fn method_not_allowed(request: Request<axum::body::Body>) -> ApiError {
 /// layer, say) a problem+json body, so clients see one error shape.
 async fn problem_for_bare_errors(response: Response) -> Response {
     let status = response.status();
+    // Our handlers answer JSON (problem+json, or `/readyz`'s own body).
     let is_ours = response
         .headers()
         .get(header::CONTENT_TYPE)
-        .is_some_and(|v| v.as_bytes().starts_with(b"application/problem+json"));
+        .is_some_and(|v| {
+            v.as_bytes().starts_with(b"application/problem+json")
+                || v.as_bytes().starts_with(b"application/json")
+        });
     if !(status.is_client_error() || status.is_server_error()) || is_ours {
         return response;
     }

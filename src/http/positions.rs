@@ -23,20 +23,80 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list_games))
 }
 
-fn parse_position(request: PositionRequest) -> Result<(GameKind, Position)> {
-    let kind = GameKind::from_name(&request.game).ok_or_else(|| {
+/// Finds a game by its API name, or says which games there are.
+pub(super) fn game_kind(name: &str) -> Result<GameKind> {
+    GameKind::from_name(name).ok_or_else(|| {
         let known: Vec<_> = GameKind::ALL.iter().map(|g| g.name()).collect();
         ApiError::invalid(
             "game",
             format!(
-                "unknown game {:?}; this server plays {}",
-                request.game,
+                "unknown game {name:?}; this server plays {}",
                 known.join(", ")
             ),
         )
-    })?;
+    })
+}
+
+fn parse_position(request: PositionRequest) -> Result<(GameKind, Position)> {
+    let kind = game_kind(&request.game)?;
     let position = kind.parse(&request.into_spec())?;
     Ok((kind, position))
+}
+
+/// A search's depth and time budget from a request's optional values:
+/// each checked against its cap, or the game's default.
+pub(super) fn search_budget(
+    state: &AppState,
+    kind: GameKind,
+    depth: Option<i64>,
+    time_ms: Option<i64>,
+) -> Result<(u32, u64)> {
+    let info = kind.info();
+    let depth = match depth {
+        Some(d) => in_range("depth", d, u64::from(info.max_depth))? as u32,
+        None => info.default_depth,
+    };
+    let time_ms = match time_ms {
+        Some(t) => in_range("time_ms", t, state.config.max_time_ms)?,
+        None => info.default_time_ms.min(state.config.max_time_ms),
+    };
+    Ok((depth, time_ms))
+}
+
+/// Searches an ongoing position on the pool, within `depth` and `time_ms`.
+pub(super) async fn run_search(
+    state: &AppState,
+    kind: GameKind,
+    position: Position,
+    depth: u32,
+    time_ms: u64,
+) -> Result<SearchReport> {
+    let report = state
+        .pool
+        .run(move |ws, stop| {
+            let limits = Limits {
+                depth,
+                deadline: Some(Instant::now() + Duration::from_millis(time_ms)),
+                stop: stop.clone(),
+            };
+            position.search(&limits, ws)
+        })
+        .await
+        .inspect_err(|e| {
+            if *e == PoolError::Overloaded {
+                metrics::counter!("gameai_searches_shed_total", "game" => kind.name()).increment(1);
+            }
+        })?;
+    record_search(kind, &report);
+    info!(
+        search.game = kind.name(),
+        search.depth = report.depth,
+        search.nodes = report.nodes,
+        search.best_move = %report.best_move.notation,
+        duration_ms = report.time_ms,
+        "search done"
+    );
+    Ok(report)
 }
 
 /// Checks `value` is within `1..=max`, or names the field and the range.
@@ -74,40 +134,8 @@ async fn find_best_move(
 ) -> Result<Json<SearchResponse>> {
     let (kind, position) = parse_position(request.position())?;
     position.check_ongoing()?;
-    let info = kind.info();
-    let depth = match request.depth {
-        Some(d) => in_range("depth", d, u64::from(info.max_depth))? as u32,
-        None => info.default_depth,
-    };
-    let time_ms = match request.time_ms {
-        Some(t) => in_range("time_ms", t, state.config.max_time_ms)?,
-        None => info.default_time_ms.min(state.config.max_time_ms),
-    };
-    let report = state
-        .pool
-        .run(move |ws, stop| {
-            let limits = Limits {
-                depth,
-                deadline: Some(Instant::now() + Duration::from_millis(time_ms)),
-                stop: stop.clone(),
-            };
-            position.search(&limits, ws)
-        })
-        .await
-        .inspect_err(|e| {
-            if *e == PoolError::Overloaded {
-                metrics::counter!("gameai_searches_shed_total", "game" => kind.name()).increment(1);
-            }
-        })?;
-    record_search(kind, &report);
-    info!(
-        search.game = kind.name(),
-        search.depth = report.depth,
-        search.nodes = report.nodes,
-        search.best_move = %report.best_move.notation,
-        duration_ms = report.time_ms,
-        "search done"
-    );
+    let (depth, time_ms) = search_budget(&state, kind, request.depth, request.time_ms)?;
+    let report = run_search(&state, kind, position, depth, time_ms).await?;
     Ok(Json(report.into()))
 }
 

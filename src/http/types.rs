@@ -1,10 +1,12 @@
-//! Request and response bodies of the position routes, as clients see them.
+//! Request and response bodies of the position and session routes, as
+//! clients see them.
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::games::{self, MoveView, Player, PositionReport, PositionSpec, SearchReport, Status};
 use crate::search::{Outcome, Stopped};
+use crate::sessions::{AiPlays, AiSettings};
 
 /// A side: `X` moves first (black in gomoku and othello).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -329,6 +331,174 @@ pub struct GamesResponse {
 /// Liveness or readiness.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct HealthResponse {
-    /// `ok`, or `not ready` while shutting down.
+    /// `ok`, or `not ready`.
     pub status: String,
+    /// Why the service is not ready.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+}
+
+/// Which sides the AI plays in a session.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub enum AiSide {
+    X,
+    O,
+    #[serde(rename = "none")]
+    None,
+    #[serde(rename = "both")]
+    Both,
+}
+
+impl From<AiSide> for AiPlays {
+    fn from(s: AiSide) -> Self {
+        match s {
+            AiSide::X => AiPlays::X,
+            AiSide::O => AiPlays::O,
+            AiSide::None => AiPlays::Nobody,
+            AiSide::Both => AiPlays::Both,
+        }
+    }
+}
+
+impl From<AiPlays> for AiSide {
+    fn from(p: AiPlays) -> Self {
+        match p {
+            AiPlays::X => AiSide::X,
+            AiPlays::O => AiSide::O,
+            AiPlays::Nobody => AiSide::None,
+            AiPlays::Both => AiSide::Both,
+        }
+    }
+}
+
+/// The AI's side and strength, as a client asks for them.
+#[derive(Clone, Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AiRequest {
+    /// The sides the AI plays (default `O`: the client plays X, first).
+    pub plays: Option<AiSide>,
+    /// Deepest iteration per move, from 1 to the game's `max_depth`
+    /// (default: the game's `default_depth`).
+    #[schema(minimum = 1)]
+    pub depth: Option<i64>,
+    /// Time budget per move in milliseconds, from 1 to the server's cap
+    /// (default: the game's `default_time_ms`).
+    #[schema(minimum = 1)]
+    pub time_ms: Option<i64>,
+}
+
+/// A new session: the game, its options, where it starts, and the AI.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateSessionRequest {
+    /// The game's name, as `GET /v1/games` lists it.
+    #[schema(example = "tictactoe")]
+    pub game: String,
+    /// A board to start from (default: the game's start position).
+    pub board: Option<Vec<String>>,
+    /// Moves from the start position to begin with; they are the start of
+    /// the session's history and can be undone.
+    pub moves: Option<Moves>,
+    /// The side to move on `board`, where the stone counts leave it open.
+    pub to_move: Option<Side>,
+    /// Board size, for games with several (gomoku: 15, 19, 20).
+    pub size: Option<u32>,
+    /// Rule variant, for games with several (gomoku: freestyle, standard, renju).
+    pub rules: Option<String>,
+    pub ai: Option<AiRequest>,
+}
+
+impl CreateSessionRequest {
+    /// The start position as a spec: `board`, else `moves`, else the
+    /// game's start (no moves yet).
+    pub fn start_spec(&self) -> PositionSpec {
+        let moves = match (&self.board, &self.moves) {
+            (None, None) => Some(Vec::new()),
+            (_, moves) => moves.clone().map(Moves::into_list),
+        };
+        PositionSpec {
+            board: self.board.clone(),
+            moves,
+            to_move: self.to_move.map(Player::from),
+            size: self.size,
+            rules: self.rules.clone(),
+        }
+    }
+}
+
+/// The client's move.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MoveRequest {
+    /// The move in notation (`b2`; Connect Four's column `4`).
+    #[serde(rename = "move")]
+    #[schema(example = "b2")]
+    pub notation: String,
+    /// Refuse with 409 unless the session is at this version.
+    pub expected_version: Option<u64>,
+}
+
+/// A change with nothing to say but, optionally, the version it expects.
+/// The body may be empty.
+#[derive(Clone, Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChangeRequest {
+    /// Refuse with 409 unless the session is at this version.
+    pub expected_version: Option<u64>,
+}
+
+/// The AI's side and strength in a session.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct AiBody {
+    pub plays: AiSide,
+    /// Deepest iteration per move, in plies.
+    pub depth: u32,
+    /// Time budget per move, in milliseconds.
+    pub time_ms: u64,
+}
+
+impl From<AiSettings> for AiBody {
+    fn from(ai: AiSettings) -> Self {
+        Self {
+            plays: ai.plays.into(),
+            depth: ai.depth,
+            time_ms: ai.time_ms,
+        }
+    }
+}
+
+/// A game kept on the server.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct SessionResponse {
+    /// The session's id, 128 random bits as a UUID.
+    pub id: String,
+    pub game: String,
+    /// Board size.
+    pub size: u32,
+    /// Rule variant, for games with several.
+    pub rules: Option<String>,
+    /// The position now, rows top first.
+    pub board: Vec<String>,
+    pub to_move: Side,
+    pub status: GameStatus,
+    pub winner: Option<Side>,
+    /// The cells of the winning line, in notation (empty unless won).
+    pub winning_line: Vec<String>,
+    /// Legal moves for the side to move, in notation (empty once over).
+    pub legal_moves: Vec<String>,
+    /// Every move since the start, in notation.
+    pub moves: Vec<String>,
+    /// The board the game started from, when it was not the game's start.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start_board: Option<Vec<String>>,
+    pub ai: AiBody,
+    /// Increases by one with each change; send it back as `expected_version`.
+    pub version: u64,
+    /// RFC 3339.
+    pub created_at: String,
+    /// RFC 3339.
+    pub updated_at: String,
+    /// The AI's search for the move it made in this request, if it moved.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ai_search: Option<SearchResponse>,
 }

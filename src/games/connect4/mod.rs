@@ -122,6 +122,27 @@ fn columns(moves: &[String]) -> Result<Vec<usize>, PositionError> {
         .collect()
 }
 
+/// Plays one move written as a column digit (`"4"`), refusing a full
+/// column or a finished game with the reason.
+pub fn play_notation(board: &mut Board, text: &str) -> Result<(), String> {
+    let col = match text.trim().as_bytes() {
+        [digit @ b'1'..=b'7'] => usize::from(digit - b'1'),
+        _ => {
+            return Err(format!(
+                "{text:?} is not a column; moves are column digits 1-7"
+            ));
+        }
+    };
+    if board.last_mover_won() || board.is_full() {
+        return Err(format!("{text}: the game is already over"));
+    }
+    if !board.can_play(col) {
+        return Err(format!("{text}: the column is full"));
+    }
+    board.play_col(col);
+    Ok(())
+}
+
 fn from_moves(moves: &[String]) -> Result<Board, PositionError> {
     let mut board = Board::new();
     for (i, col) in columns(moves)?.into_iter().enumerate() {
