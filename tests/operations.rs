@@ -85,3 +85,23 @@ async fn an_api_key_guards_v1_and_leaves_operations_open() {
         assert_eq!(get(&app, open).await.status, StatusCode::OK, "{open}");
     }
 }
+
+#[test]
+fn every_v1_operation_documents_the_401() {
+    // Each `/v1/` operation block lists a 401 response.
+    let doc = gameai::openapi_yaml();
+    let mut in_v1 = false;
+    let mut operations = 0;
+    let mut with_401 = 0;
+    for line in doc.lines() {
+        if line.starts_with("  /") {
+            in_v1 = line.starts_with("  /v1/");
+        } else if in_v1 && ["    get:", "    post:", "    delete:"].contains(&line) {
+            operations += 1;
+        } else if in_v1 && line == "        '401':" {
+            with_401 += 1;
+        }
+    }
+    assert!(operations >= 9, "{operations}");
+    assert_eq!(with_401, operations);
+}

@@ -183,6 +183,7 @@ fn respond(
         (status = 201, description = "The new session, the AI's first move made if it is to move; `Location` names it", body = SessionResponse,
             headers(("location" = String, description = "The session's path"))),
         (status = 400, description = "Malformed JSON, wrong types or unknown fields", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "An API key is required (`GAMEAI_API_KEY`) and was missing or wrong", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is larger than the server accepts", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "The body is not JSON", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "An unknown game, a position that cannot exist, or a value out of range", body = Problem, content_type = "application/problem+json"),
@@ -241,6 +242,7 @@ async fn create_session(
     params(("id" = String, Path, description = "The session's id")),
     responses(
         (status = 200, description = "The session", body = SessionResponse),
+        (status = 401, description = "An API key is required (`GAMEAI_API_KEY`) and was missing or wrong", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such session, or it expired", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "The session store is unreachable", body = Problem, content_type = "application/problem+json"),
     )
@@ -262,6 +264,7 @@ async fn get_session(
     params(("id" = String, Path, description = "The session's id")),
     responses(
         (status = 204, description = "Deleted"),
+        (status = 401, description = "An API key is required (`GAMEAI_API_KEY`) and was missing or wrong", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such session, or it expired", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "The session store is unreachable", body = Problem, content_type = "application/problem+json"),
     )
@@ -288,6 +291,7 @@ async fn delete_session(
     responses(
         (status = 200, description = "The session after the move and the AI's reply", body = SessionResponse),
         (status = 400, description = "Malformed JSON, wrong types or unknown fields", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "An API key is required (`GAMEAI_API_KEY`) and was missing or wrong", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such session, or it expired", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "It is the AI's turn, the game is over, `expected_version` is stale, or another change got there first; nothing changed", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "An illegal move; nothing changed", body = Problem, content_type = "application/problem+json"),
@@ -333,6 +337,7 @@ async fn play_move(
     responses(
         (status = 200, description = "The session after the AI's move, with its search", body = SessionResponse),
         (status = 400, description = "Malformed JSON, wrong types or unknown fields", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "An API key is required (`GAMEAI_API_KEY`) and was missing or wrong", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such session, or it expired", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The game is over, `expected_version` is stale, or another change got there first; nothing changed", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "The session store is unreachable, or every worker is busy", body = Problem, content_type = "application/problem+json"),
@@ -363,6 +368,7 @@ async fn make_ai_move(
     responses(
         (status = 200, description = "The session after taking moves back", body = SessionResponse),
         (status = 400, description = "Malformed JSON, wrong types or unknown fields", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "An API key is required (`GAMEAI_API_KEY`) and was missing or wrong", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such session, or it expired", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "No move to take back, `expected_version` is stale, or another change got there first; nothing changed", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "The session store is unreachable", body = Problem, content_type = "application/problem+json"),
