@@ -360,3 +360,36 @@ async fn the_session_count_is_capped() {
         StatusCode::OK
     );
 }
+
+#[tokio::test]
+async fn change_bodies_must_be_json_or_absent() {
+    let app = app_with(&[]);
+    let session = create(&app, json!({"game": "tictactoe", "ai": {"plays": "none"}})).await;
+    let text = send(
+        &app,
+        Method::POST,
+        &path(&session, "/ai-move"),
+        Some("text/plain"),
+        "hello",
+    )
+    .await;
+    assert_problem(&text, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    let moves = send(
+        &app,
+        Method::POST,
+        &path(&session, "/moves"),
+        None,
+        "{\"move\":\"b2\"}",
+    )
+    .await;
+    assert_problem(&moves, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    let empty = send(
+        &app,
+        Method::POST,
+        &path(&session, "/ai-move"),
+        None,
+        Body::empty(),
+    )
+    .await;
+    assert_eq!(empty.status, StatusCode::OK, "{}", empty.text);
+}

@@ -38,11 +38,32 @@ impl<S: Send + Sync, T: DeserializeOwned + Default> FromRequest<S> for OptionalJ
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &S) -> Result<Self> {
-        let bytes = Bytes::from_request(request, state)
-            .await
-            .map_err(|e| ApiError::BadRequest(e.body_text()))?;
+        let is_json = request
+            .headers()
+            .get(axum::http::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .is_some_and(|v| {
+                let v = v.trim();
+                v == "application/json" || (v.starts_with("application/") && v.ends_with("+json"))
+            });
+        let bytes = Bytes::from_request(request, state).await.map_err(|e| {
+            if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::PayloadTooLarge(
+                    "the request body is larger than the server accepts".to_owned(),
+                )
+            } else {
+                ApiError::BadRequest(e.body_text())
+            }
+        })?;
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Ok(Self(T::default()));
+        }
+        if !is_json {
+            return Err(ApiError::UnsupportedMediaType(
+                "send the body as JSON with `content-type: application/json`, or send no body"
+                    .to_owned(),
+            ));
         }
         let axum::Json(value) = axum::Json::<T>::from_bytes(&bytes)?;
         Ok(Self(value))
@@ -292,6 +313,8 @@ async fn delete_session(
         (status = 200, description = "The session after the move and the AI's reply", body = SessionResponse),
         (status = 400, description = "Malformed JSON, wrong types or unknown fields", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "An API key is required (`GAMEAI_API_KEY`) and was missing or wrong", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is larger than the server accepts", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "The body is not JSON", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such session, or it expired", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "It is the AI's turn, the game is over, `expected_version` is stale, or another change got there first; nothing changed", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "An illegal move; nothing changed", body = Problem, content_type = "application/problem+json"),
@@ -338,6 +361,8 @@ async fn play_move(
         (status = 200, description = "The session after the AI's move, with its search", body = SessionResponse),
         (status = 400, description = "Malformed JSON, wrong types or unknown fields", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "An API key is required (`GAMEAI_API_KEY`) and was missing or wrong", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is larger than the server accepts", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "The body is not JSON", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such session, or it expired", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The game is over, `expected_version` is stale, or another change got there first; nothing changed", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "The session store is unreachable, or every worker is busy", body = Problem, content_type = "application/problem+json"),
@@ -369,6 +394,8 @@ async fn make_ai_move(
         (status = 200, description = "The session after taking moves back", body = SessionResponse),
         (status = 400, description = "Malformed JSON, wrong types or unknown fields", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "An API key is required (`GAMEAI_API_KEY`) and was missing or wrong", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is larger than the server accepts", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "The body is not JSON", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such session, or it expired", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "No move to take back, `expected_version` is stale, or another change got there first; nothing changed", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "The session store is unreachable", body = Problem, content_type = "application/problem+json"),
