@@ -221,6 +221,16 @@ impl Position {
         }
     }
 
+    /// The side to move, without describing the whole position.
+    pub fn to_move(&self) -> Player {
+        match self {
+            Position::TicTacToe(p) => search::Game::side_to_move(p),
+            Position::Connect4(p) => p.side_to_move(),
+            Position::Gomoku(p) => p.side_to_move(),
+            Position::Othello(p) => p.to_move(),
+        }
+    }
+
     /// Refuses positions where the game is already over.
     pub fn check_ongoing(&self) -> Result<(), PositionError> {
         let report = self.describe();

@@ -243,7 +243,7 @@ async fn create_session(
         updated_at: now,
     };
     let mut ai_search = None;
-    if is_ongoing(&position) && session.ai.plays.plays(position.describe().to_move) {
+    if is_ongoing(&position) && session.ai.plays.plays(position.to_move()) {
         ai_search = Some(play_ai_move(&state, kind, &mut session, &mut position).await?);
     }
     state.sessions.create(&session).await?;
@@ -330,7 +330,7 @@ async fn play_move(
     let previous = session.version;
     let (kind, mut position) = rebuild(&session)?;
     check_ongoing(&position)?;
-    let side = position.describe().to_move;
+    let side = position.to_move();
     if session.ai.plays.plays(side) {
         return Err(ApiError::Conflict(format!(
             "it is {}'s turn, which the AI plays; POST /v1/sessions/{id}/ai-move to have it move",
@@ -342,7 +342,7 @@ async fn play_move(
         .map_err(|e| ApiError::invalid("move", e))?;
     session.moves.push(request.notation.trim().to_owned());
     let mut ai_search = None;
-    if is_ongoing(&position) && session.ai.plays.plays(position.describe().to_move) {
+    if is_ongoing(&position) && session.ai.plays.plays(position.to_move()) {
         ai_search = Some(play_ai_move(&state, kind, &mut session, &mut position).await?);
     }
     save(&state, &mut session, previous).await?;
@@ -416,10 +416,7 @@ async fn undo_move(
     let (mut kind, mut position) = rebuild(&session)?;
     // With the AI on one side, go back to the client's turn.
     let one_side = matches!(session.ai.plays, AiPlays::X | AiPlays::O);
-    while one_side
-        && session.ai.plays.plays(position.describe().to_move)
-        && session.moves.pop().is_some()
-    {
+    while one_side && session.ai.plays.plays(position.to_move()) && session.moves.pop().is_some() {
         (kind, position) = rebuild(&session)?;
     }
     save(&state, &mut session, previous).await?;
