@@ -9,7 +9,7 @@
 
 use std::time::Instant;
 
-use super::{GameKind, MoveView, Position, ProvenView, SearchReport, Status};
+use super::{MoveView, Position, ProvenView, SearchReport, Status};
 use crate::search::{Limits, Outcome, Stopped, WIN_THRESHOLD, Workspace};
 
 /// One root move and what searching it found, from the root's side.
@@ -90,16 +90,6 @@ impl Position {
             report.legal_moves
         } else {
             near
-        }
-    }
-
-    /// The game this position belongs to.
-    pub fn kind(&self) -> GameKind {
-        match self {
-            Position::TicTacToe(_) => GameKind::TicTacToe,
-            Position::Connect4(_) => GameKind::Connect4,
-            Position::Gomoku(_) => GameKind::Gomoku,
-            Position::Othello(_) => GameKind::Othello,
         }
     }
 

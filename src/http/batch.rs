@@ -29,10 +29,11 @@ pub fn router() -> OpenApiRouter<AppState> {
 #[serde(deny_unknown_fields)]
 pub struct BatchRequest {
     /// Search requests, as `POST /v1/search` takes them (1 to
-    /// `max_batch_items`). Each is checked on its own: a bad item gets a
-    /// problem and the others still run.
-    #[schema(value_type = Vec<SearchRequest>)]
-    pub items: Vec<serde_json::Value>,
+    /// `max_batch_items`). A malformed item (wrong types, unknown fields)
+    /// refuses the whole batch with 400; otherwise each is checked on its
+    /// own: an item the server cannot search gets a problem and the others
+    /// still run.
+    pub items: Vec<SearchRequest>,
     /// The whole batch's time budget in milliseconds, from 1 to the
     /// server's cap (default: the cap). No item searches past it.
     #[schema(minimum = 1)]
@@ -118,11 +119,9 @@ async fn search_batch(
 
 async fn run_item(
     state: &AppState,
-    item: serde_json::Value,
+    request: SearchRequest,
     deadline: Instant,
 ) -> Result<SearchResponse> {
-    let request: SearchRequest =
-        serde_json::from_value(item).map_err(|e| ApiError::BadRequest(e.to_string()))?;
     let mut plan = Plan::new(state, &request)?;
     let left = deadline
         .saturating_duration_since(Instant::now())

@@ -154,6 +154,14 @@ impl Plan {
             self.position.candidate_moves()
         };
         let lines = self.position.lines(&moves, &limits, ws, on_line);
+        if lines.is_empty() {
+            // Only when no listed move could be played: search as usual.
+            return Answer {
+                report: self.position.search(&limits, ws),
+                lines: None,
+                seed: self.seed,
+            };
+        }
         let chosen = match (rng.as_mut(), self.margin) {
             (Some(r), _) if random_move => r.below(lines.len()),
             (Some(r), Some(margin)) => lines::choose(&lines, margin, r),
