@@ -25,10 +25,34 @@ async fn post(app: &Router, path: &str, body: Value) -> Value {
     serde_json::from_slice(&bytes).unwrap()
 }
 
+/// Plies of each game's opening, picked at random (the same opening for
+/// both colours of a pair of games), so that games differ.
+fn opening_plies(game: &str) -> usize {
+    match game {
+        "tictactoe" => 1,
+        "othello" => 4,
+        "gomoku" => 3,
+        _ => 2,
+    }
+}
+
 /// One game; `Some(true)` if `high` won, `Some(false)` if `low` did.
 async fn play(app: &Router, game: &str, high: u8, low: u8, index: u64) -> Option<bool> {
     let high_is_x = index % 2 == 0;
-    let mut moves: Vec<String> = Vec::new();
+    // Gomoku opens in the centre; random first stones anywhere would be
+    // no opening at all.
+    let mut moves: Vec<String> = if game == "gomoku" {
+        vec!["h8".to_owned()]
+    } else {
+        Vec::new()
+    };
+    while moves.len() < opening_plies(game) {
+        let seed = (index / 2) * 100 + moves.len() as u64;
+        let ask =
+            json!({"game": game, "moves": moves, "depth": 1, "randomize": 200_000, "seed": seed});
+        let answer = post(app, "/v1/search", ask).await;
+        moves.push(answer["best_move"]["notation"].as_str().unwrap().to_owned());
+    }
     loop {
         let position = json!({"game": game, "moves": moves});
         let described = post(app, "/v1/position", position.clone()).await;
@@ -60,7 +84,7 @@ async fn main() {
         Some(g) => vec![g.as_str()],
         None => vec!["tictactoe", "connect4", "gomoku", "othello"],
     };
-    let per_pair: u64 = args.get(1).and_then(|n| n.parse().ok()).unwrap_or(10);
+    let per_pair: u64 = args.get(1).and_then(|n| n.parse().ok()).unwrap_or(20);
     let app = app(AppState::new(Config::defaults()));
     println!("| game | levels | games | higher wins | lower wins | draws | higher's score |");
     println!("|---|---|---|---|---|---|---|");

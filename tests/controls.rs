@@ -564,3 +564,36 @@ async fn limits_list_the_caps() {
         assert_problem(&over, StatusCode::UNPROCESSABLE_ENTITY);
     }
 }
+
+#[tokio::test]
+async fn a_session_ai_plays_at_a_level() {
+    let app = test_app();
+    for (game, _) in games() {
+        let reply = post_json(
+            &app,
+            "/v1/sessions",
+            json!({"game": game, "ai": {"plays": "both", "level": 1}}),
+        )
+        .await;
+        assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
+        let session = reply.body;
+        assert_eq!(session["ai"]["level"], 1, "{session}");
+        assert_eq!(
+            session["ai"]["depth"], 1,
+            "{game}: level 1 searches one ply"
+        );
+        let id = session["id"].as_str().unwrap();
+        for _ in 0..4 {
+            let reply = post_json(&app, &format!("/v1/sessions/{id}/ai-move"), json!({})).await;
+            assert_eq!(reply.status, StatusCode::OK, "{game}: {}", reply.text);
+        }
+    }
+    let reply = post_json(
+        &app,
+        "/v1/sessions",
+        json!({"game": "tictactoe", "ai": {"level": 11}}),
+    )
+    .await;
+    assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(reply.body["errors"][0]["field"], "ai.level");
+}

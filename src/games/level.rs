@@ -18,7 +18,9 @@ pub struct Level {
 }
 
 /// Chance of a random move, by level (index 0 is level 1).
-const RANDOM_PERCENT: [u32; 10] = [60, 45, 35, 25, 18, 12, 8, 4, 2, 0];
+const RANDOM_PERCENT: [u32; 10] = [50, 35, 25, 16, 10, 6, 3, 1, 0, 0];
+/// Time cap per move, by level, in milliseconds.
+const TIME_MS: [u64; 9] = [50, 100, 150, 200, 300, 400, 500, 650, 800];
 
 /// The settings of `level` (1–10) in `kind`.
 pub fn level(kind: GameKind, level: u8) -> Level {
@@ -31,16 +33,17 @@ pub fn level(kind: GameKind, level: u8) -> Level {
             random_percent: 0,
         };
     }
-    // Depths grow with the level; the time caps keep low levels quick.
-    let (depths, time_ms): ([u32; 9], u64) = match kind {
-        GameKind::TicTacToe => ([1, 1, 2, 2, 3, 4, 5, 6, 7], 200),
-        GameKind::Connect4 => ([1, 2, 3, 4, 5, 6, 8, 10, 12], 500),
-        GameKind::Gomoku => ([1, 1, 2, 2, 3, 3, 4, 5, 6], 500),
-        GameKind::Othello => ([1, 1, 2, 2, 3, 4, 5, 6, 8], 500),
+    // Each level searches deeper than the one below (tic-tac-toe, solved
+    // at depth 9, runs out of room first).
+    let depths: [u32; 9] = match kind {
+        GameKind::TicTacToe => [1, 1, 2, 2, 3, 4, 5, 6, 7],
+        GameKind::Connect4 => [1, 2, 3, 4, 6, 8, 10, 12, 14],
+        GameKind::Gomoku => [1, 2, 3, 4, 5, 6, 7, 8, 9],
+        GameKind::Othello => [1, 2, 3, 4, 5, 6, 7, 8, 10],
     };
     Level {
         depth: depths[i],
-        time_ms,
+        time_ms: TIME_MS[i],
         random_percent: RANDOM_PERCENT[i],
     }
 }

@@ -1,7 +1,5 @@
 //! The position routes: search a position, describe a position, list games.
 
-use std::time::{Duration, Instant};
-
 use axum::extract::State;
 use tracing::info;
 use utoipa_axum::router::OpenApiRouter;
@@ -18,7 +16,6 @@ use super::types::{
 use super::{AppState, Json};
 use crate::games::{GameKind, Position, SearchReport, Stopped, level};
 use crate::pool::PoolError;
-use crate::search::Limits;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -66,31 +63,6 @@ pub(super) fn search_budget(
         None => info.default_time_ms.min(state.config.max_time_ms),
     };
     Ok((depth, time_ms))
-}
-
-/// Searches an ongoing position on the pool, within `depth` and `time_ms`.
-pub(super) async fn run_search(
-    state: &AppState,
-    kind: GameKind,
-    position: Position,
-    depth: u32,
-    time_ms: u64,
-) -> Result<SearchReport> {
-    let report = state
-        .pool
-        .run(move |ws, stop| {
-            let limits = Limits {
-                depth,
-                deadline: Some(Instant::now() + Duration::from_millis(time_ms)),
-                stop: stop.clone(),
-                ..Limits::default()
-            };
-            position.search(&limits, ws)
-        })
-        .await
-        .inspect_err(|e| count_shed(kind, *e))?;
-    finished(kind, &report);
-    Ok(report)
 }
 
 /// Checks `value` is within `1..=max`, or names the field and the range.

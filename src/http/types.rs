@@ -474,6 +474,11 @@ pub struct AiRequest {
     /// (default: the game's `default_time_ms`).
     #[schema(minimum = 1)]
     pub time_ms: Option<i64>,
+    /// Strength from 1 (a beginner can win) to 10 (full strength), as in
+    /// `POST /v1/search`: sets the depth and time unless given, and a
+    /// chance of a random move.
+    #[schema(minimum = 1, maximum = 10)]
+    pub level: Option<i64>,
 }
 
 /// A new session: the game, its options, where it starts, and the AI.
@@ -544,6 +549,9 @@ pub struct AiBody {
     pub depth: u32,
     /// Time budget per move, in milliseconds.
     pub time_ms: u64,
+    /// The strength level, if one was chosen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<u8>,
 }
 
 impl From<AiSettings> for AiBody {
@@ -552,6 +560,7 @@ impl From<AiSettings> for AiBody {
             plays: ai.plays.into(),
             depth: ai.depth,
             time_ms: ai.time_ms,
+            level: ai.level,
         }
     }
 }
