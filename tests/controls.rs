@@ -519,7 +519,12 @@ async fn new_fields_are_checked() {
         ("level", json!(0), StatusCode::UNPROCESSABLE_ENTITY),
         ("randomize", json!(-5), StatusCode::UNPROCESSABLE_ENTITY),
         ("randomize", json!("yes"), StatusCode::BAD_REQUEST),
-        ("seed", json!(-1), StatusCode::BAD_REQUEST),
+        ("seed", json!(-1), StatusCode::UNPROCESSABLE_ENTITY),
+        (
+            "seed",
+            json!(18_446_744_073_709_551_615_u64),
+            StatusCode::BAD_REQUEST,
+        ),
     ] {
         let body = json!({"game": "tictactoe", "moves": [], field: value});
         let reply = post_json(&app, "/v1/search", body.clone()).await;

@@ -128,3 +128,29 @@ proptest! {
         }
     }
 }
+
+/// Serde reads a struct from an array (`["tictactoe"]` as `{"game": ...}`);
+/// the API takes objects only, as its schema says.
+#[test]
+fn arrays_are_not_objects() {
+    runtime().block_on(async {
+        let created = post_json(&APP, "/v1/sessions", json!({"game": "tictactoe"})).await;
+        let id = created.body["id"].as_str().unwrap().to_owned();
+        for (path, body) in [
+            ("/v1/search".to_owned(), json!(["tictactoe", null, ["b2"]])),
+            ("/v1/position".to_owned(), json!(["tictactoe"])),
+            (
+                "/v1/sessions".to_owned(),
+                json!({"game": "tictactoe", "ai": ["O"]}),
+            ),
+            (format!("/v1/sessions/{id}/undo"), json!([null])),
+            (
+                "/v1/search/batch".to_owned(),
+                json!({"items": [["tictactoe"]]}),
+            ),
+        ] {
+            let reply = post_json(&APP, &path, body.clone()).await;
+            assert_problem(&reply, StatusCode::BAD_REQUEST);
+        }
+    });
+}

@@ -15,7 +15,7 @@ use super::controls::Plan;
 use super::error::{ApiError, Problem, Result};
 use super::positions::{in_range, run_plan};
 use super::types::{SearchRequest, SearchResponse};
-use super::{AppState, Json};
+use super::{AppState, Json, from_object};
 
 /// The most items in one batch.
 pub const MAX_BATCH_ITEMS: usize = 64;
@@ -28,12 +28,14 @@ pub fn router() -> OpenApiRouter<AppState> {
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BatchRequest {
-    /// Search requests, as `POST /v1/search` takes them (1 to
-    /// `max_batch_items`). A malformed item (wrong types, unknown fields)
-    /// refuses the whole batch with 400; otherwise each is checked on its
-    /// own: an item the server cannot search gets a problem and the others
-    /// still run.
-    pub items: Vec<SearchRequest>,
+    /// Search requests, each a `SearchRequest` as `POST /v1/search` takes
+    /// it (1 to `max_batch_items`). An item that is not an object, or has
+    /// wrong types or unknown fields, refuses the whole batch with 400;
+    /// otherwise each is checked on its own: an item the server cannot
+    /// search (a value out of range, an impossible position) gets a problem
+    /// and the others still run.
+    #[schema(value_type = Vec<Object>)]
+    pub items: Vec<serde_json::Value>,
     /// The whole batch's time budget in milliseconds, from 1 to the
     /// server's cap (default: the cap). No item searches past it.
     #[schema(minimum = 1)]
@@ -88,9 +90,18 @@ async fn search_batch(
         Some(t) => in_range("time_ms", t, state.config.max_time_ms)?,
         None => state.config.max_time_ms,
     };
+    let items = request
+        .items
+        .into_iter()
+        .enumerate()
+        .map(|(i, item)| {
+            from_object::<SearchRequest>(item)
+                .map_err(|e| ApiError::BadRequest(format!("item {}: {e}", i + 1)))
+        })
+        .collect::<Result<Vec<_>>>()?;
     let deadline = Instant::now() + Duration::from_millis(budget);
     // As many at once as there are workers: the batch never sheds itself.
-    let results = futures_util::stream::iter(request.items)
+    let results = futures_util::stream::iter(items)
         .map(|item| {
             let state = state.clone();
             async move {

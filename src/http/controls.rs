@@ -97,8 +97,16 @@ impl Plan {
             ),
         };
         let random_percent = level.map_or(0, |l| l.random_percent);
-        let seed = (margin.is_some() || random_percent > 0)
-            .then(|| request.seed.unwrap_or_else(fresh_seed));
+        let seed = request
+            .seed
+            .map(|s| {
+                u64::try_from(s).map_err(|_| {
+                    ApiError::invalid("seed", format!("seed must be 0 or more, got {s}"))
+                })
+            })
+            .transpose()?;
+        let seed =
+            (margin.is_some() || random_percent > 0).then(|| seed.unwrap_or_else(fresh_seed));
         Ok(Self {
             kind,
             position,

@@ -21,6 +21,7 @@ use axum::extract::{DefaultBodyLimit, FromRequest};
 use axum::http::{HeaderValue, Method, Request, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::{Router, middleware};
+use serde::de::DeserializeOwned;
 use tower::ServiceBuilder;
 use tower_http::LatencyUnit;
 use tower_http::catch_panic::CatchPanicLayer;
@@ -37,10 +38,46 @@ use crate::config::Config;
 use crate::pool::Pool;
 use crate::sessions::Sessions;
 
-/// JSON in and out, with rejections rendered as problem+json.
-#[derive(FromRequest)]
-#[from_request(via(axum::Json), rejection(ApiError))]
+/// JSON in and out, with rejections rendered as problem+json. A body must
+/// be a JSON object (serde would otherwise read a struct from an array).
 pub struct Json<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Json<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request<axum::body::Body>, state: &S) -> Result<Self, ApiError> {
+        let axum::Json(value) =
+            axum::Json::<serde_json::Value>::from_request(request, state).await?;
+        from_object(value).map(Json)
+    }
+}
+
+/// Reads `T` from a JSON value that must be an object.
+pub fn from_object<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, ApiError> {
+    if !value.is_object() {
+        return Err(ApiError::BadRequest(
+            "the body must be a JSON object".to_owned(),
+        ));
+    }
+    serde_json::from_value(value).map_err(|e| ApiError::BadRequest(e.to_string()))
+}
+
+/// For a nested object field: `null` or an object, never an array.
+pub fn optional_object<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: DeserializeOwned,
+{
+    use serde::Deserialize;
+    use serde::de::Error;
+    match Option::<serde_json::Value>::deserialize(deserializer)? {
+        None | Some(serde_json::Value::Null) => Ok(None),
+        Some(value @ serde_json::Value::Object(_)) => serde_json::from_value(value)
+            .map(Some)
+            .map_err(D::Error::custom),
+        Some(other) => Err(D::Error::custom(format!("expected an object, got {other}"))),
+    }
+}
 
 impl<T: serde::Serialize> IntoResponse for Json<T> {
     fn into_response(self) -> Response {
@@ -98,6 +135,7 @@ impl AppState {
         description = "A game-AI service: send a position, get the best move. Tic-tac-toe, Connect Four, gomoku and othello.",
         license(name = "MIT", identifier = "MIT")
     ),
+    components(schemas(stream::DepthEvent)),
     tags(
         (name = "search", description = "Positions, searches and games"),
         (name = "sessions", description = "Whole games kept on the server"),

@@ -70,8 +70,8 @@ impl<S: Send + Sync, T: DeserializeOwned + Default> FromRequest<S> for OptionalJ
                     .to_owned(),
             ));
         }
-        let axum::Json(value) = axum::Json::<T>::from_bytes(&bytes)?;
-        Ok(Self(value))
+        let axum::Json(value) = axum::Json::<serde_json::Value>::from_bytes(&bytes)?;
+        super::from_object(value).map(Self)
     }
 }
 

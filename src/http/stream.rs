@@ -39,6 +39,17 @@ pub struct DepthEvent {
     pub time_ms: u64,
 }
 
+/// One Server-Sent Event as it travels: its name, and its JSON as text.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct StreamEvent {
+    /// `depth` (data: a `DepthEvent`), `line` (a `LineBody`), `result` (a
+    /// `SearchResponse`) or `error` (a `Problem`).
+    #[schema(example = "depth")]
+    pub event: String,
+    /// The event's JSON document.
+    pub data: String,
+}
+
 fn event(name: &'static str, data: &impl Serialize) -> Event {
     Event::default()
         .event(name)
@@ -59,7 +70,7 @@ fn event(name: &'static str, data: &impl Serialize) -> Event {
     tag = "search",
     request_body = SearchRequest,
     responses(
-        (status = 200, description = "`text/event-stream`: `depth` (DepthEvent) or `line` (LineBody) events, then `result` (SearchResponse) or `error` (Problem)", body = String, content_type = "text/event-stream"),
+        (status = 200, description = "`text/event-stream`: `depth` (DepthEvent) or `line` (LineBody) events, then `result` (SearchResponse) or `error` (Problem)", body = StreamEvent, content_type = "text/event-stream"),
         (status = 400, description = "Malformed JSON, wrong types or unknown fields", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "An API key is required (`GAMEAI_API_KEY`) and was missing or wrong", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is larger than the server accepts", body = Problem, content_type = "application/problem+json"),

@@ -129,9 +129,10 @@ pub struct SearchRequest {
     pub level: Option<i64>,
     pub randomize: Option<Randomize>,
     /// Seed for `randomize` and `level`: the same seed gives the same
-    /// move. Echoed in the answer; one is drawn when none is given.
-    #[schema(minimum = 0, maximum = 9007199254740991_u64)]
-    pub seed: Option<u64>,
+    /// move. Echoed in the answer; one is drawn (below 2^53, exact in
+    /// JavaScript) when none is given.
+    #[schema(minimum = 0)]
+    pub seed: Option<i64>,
 }
 
 /// Pick at random among the moves whose score is within a margin of the
@@ -499,6 +500,7 @@ pub struct CreateSessionRequest {
     pub size: Option<u32>,
     /// Rule variant, for games with several (gomoku: freestyle, standard, renju).
     pub rules: Option<String>,
+    #[serde(default, deserialize_with = "super::optional_object")]
     pub ai: Option<AiRequest>,
 }
 
