@@ -58,6 +58,7 @@ async fn the_play_page_in_a_real_browser() {
         hint_and_undo(&browser).await?;
         ai_against_ai_with_a_pause(&browser).await?;
         gomoku_moves(&browser, &shots).await?;
+        renju_forbidden_point(&browser, &server, &shots).await?;
         othello_illegal_then_legal(&browser, &shots).await?;
         connect4_move(&browser, &shots).await?;
         queue_full_then_recovery(&browser, &server, &shots).await?;
@@ -294,12 +295,31 @@ async fn gomoku_moves(b: &Browser, shots: &Path) -> Result<()> {
             ("size", "15"),
             ("rules", "freestyle"),
             ("side", "X"),
-            ("time-ms", "300"),
+            ("time-ms", "1000"),
         ],
     )
     .await?;
     check(count(b, "[data-cell]").await? == 225, "225 points on 15×15")?;
-    play(b, "h8", 2).await?;
+    // While the AI thinks the page says so and the board is busy.
+    b.click("[data-cell='h8']").await?;
+    b.wait_for(
+        "the thinking state",
+        "return document.getElementById('status').dataset.state === 'thinking' && document.getElementById('board').getAttribute('aria-busy') === 'true'",
+        WAIT,
+    )
+    .await?;
+    let thinking = text(b, "status").await?;
+    check(
+        thinking.contains("The AI is thinking for O (white)"),
+        format!("thinking is shown: {thinking:?}"),
+    )?;
+    b.screenshot(&shots.join("gomoku-thinking.png")).await?;
+    b.wait_for(
+        "the AI's reply",
+        "return document.getElementById('status').dataset.state === 'your-turn' && document.querySelectorAll('#moves li').length === 2",
+        WAIT,
+    )
+    .await?;
     let reply = b
         .js("const m = document.querySelectorAll('#moves li'); return m[1].textContent")
         .await?;
@@ -315,6 +335,44 @@ async fn gomoku_moves(b: &Browser, shots: &Path) -> Result<()> {
     play(b, next.as_str().ok_or("a free point by h8")?, 4).await?;
     check(count(b, ".piece").await? == 4, "four stones on the board")?;
     shot(b, &shots.join("gomoku.png")).await
+}
+
+/// Renju, from a link's moves: black's double-three point is marked and
+/// refused by the server.
+async fn renju_forbidden_point(b: &Browser, server: &Server, shots: &Path) -> Result<()> {
+    // Black h8 i8 (a row) and j9 j10 (a column): j8 would make two open threes.
+    b.goto(&server.url("/?game=gomoku&rules=renju&side=X&moves=h8,a1,i8,a15,j9,o1,j10,o15"))
+        .await?;
+    b.wait_for(
+        "the renju position",
+        "return document.getElementById('status').dataset.state === 'your-turn' && document.querySelectorAll('.piece').length === 8",
+        WAIT,
+    )
+    .await?;
+    let forbidden = b
+        .wait_for(
+            "the forbidden point",
+            "const f = document.querySelectorAll('.forbidden'); return f.length ? document.querySelector('[data-cell=j8]').getAttribute('aria-label') + ' / ' + f.length : null",
+            WAIT,
+        )
+        .await?;
+    check(
+        forbidden == "j8, empty, forbidden for black / 1",
+        format!("j8 alone is marked: {forbidden}"),
+    )?;
+    b.click("[data-cell='j8']").await?;
+    let error = b
+        .wait_for(
+            "the refusal",
+            "const e = document.getElementById('error'); return !e.hidden && document.getElementById('status').dataset.state === 'your-turn' ? document.getElementById('error-text').textContent : null",
+            WAIT,
+        )
+        .await?;
+    check(
+        error.as_str().unwrap_or_default().contains("422"),
+        format!("the server refuses j8: {error}"),
+    )?;
+    shot(b, &shots.join("renju-forbidden.png")).await
 }
 
 async fn othello_illegal_then_legal(b: &Browser, shots: &Path) -> Result<()> {

@@ -50,6 +50,8 @@
     busySince: 0,
     action: 0,
     controller: null,
+    startMoves: null,
+    shownToMove: null, // the side to move on the board drawn, when it runs ahead of the session
     autoplay: false,
     loop: 0,
     paused: false,
@@ -182,11 +184,14 @@
     const body = { game: s.game, ai };
     if (s.size !== undefined) body.size = s.size;
     if (s.rules !== undefined) body.rules = s.rules;
+    if (state.startMoves && state.startMoves.length) body.moves = state.startMoves;
+    state.startMoves = null; // only the first game starts from a link's moves
 
     const old = state.session;
     state.autoplay = s.side === 'ai';
     state.paused = false;
     state.session = null;
+    state.shownToMove = null;
     state.game = state.games.find((g) => g.name === s.game);
     state.shown = emptyBoard(state.game, s.size);
     state.shownMoves = [];
@@ -219,6 +224,7 @@
       const after = await api('POST', '/v1/position', positionBody(session, moves), ctx);
       state.pending = null;
       showBoard(after.board, moves, notation);
+      state.shownToMove = after.to_move;
       state.forbidden = [];
       state.hint = null;
       if (after.status === 'ongoing' && aiPlays(session, after.to_move)) setBusy('thinking');
@@ -287,6 +293,7 @@
   async function adopt(session, ctx, { animate = true } = {}) {
     const before = state.shown;
     state.session = session;
+    state.shownToMove = null;
     state.pending = null;
     state.hint = null;
     if (session.ai_search) {
@@ -333,6 +340,7 @@
     const s = state.session;
     if (!s) return;
     state.shown = s.board;
+    state.shownToMove = null;
     state.shownMoves = s.moves.slice();
     state.lastMove = s.moves.length ? s.moves[s.moves.length - 1] : null;
     state.flipped = new Set();
@@ -680,12 +688,12 @@
     let text;
     let mode;
     if (state.busy === 'thinking' || state.busy === 'hint') {
-      // X always moves first, so before the first answer it is X to move.
-      const side = s ? s.to_move : 'X';
+      // The side to move in the position drawn; X moves first in every game.
+      const side = state.shownToMove || (s ? s.to_move : 'X');
       const seconds = ((performance.now() - state.busySince) / 1000).toFixed(1);
       text = state.busy === 'hint'
         ? `Searching a hint for ${sideName(side)}… ${seconds} s`
-        : `The AI (${sideName(side)}) is thinking… ${seconds} s`;
+        : `The AI is thinking for ${sideName(side)}… ${seconds} s`;
       mode = 'thinking';
     } else if (!s) {
       text = state.busy ? 'Starting a game…' : 'No game. Press New game.';
@@ -885,6 +893,19 @@
 
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+  /** Settings and start moves from the page's query string, if it names a game. */
+  function fromLink(params) {
+    const game = state.games.find((g) => g.name === params.get('game'));
+    if (!game) return null;
+    const settings = { game: game.name };
+    const size = Number(params.get('size'));
+    if (game.sizes.includes(size)) settings.size = size;
+    if (game.rules.includes(params.get('rules'))) settings.rules = params.get('rules');
+    if (['X', 'O', 'ai'].includes(params.get('side'))) settings.side = params.get('side');
+    const moves = (params.get('moves') || '').split(/[\s,]+/).filter(Boolean);
+    return { settings, moves };
+  }
+
   async function start() {
     const ok = await run('loading', async (ctx) => {
       const listed = await api('GET', '/v1/games', undefined, ctx);
@@ -900,6 +921,13 @@
       saved = null;
     }
     if (saved && !state.games.some((g) => g.name === saved.game)) saved = null;
+    // A link may name the game and the moves to start from:
+    // /?game=gomoku&rules=renju&side=X&moves=h8,h9,i8
+    const link = fromLink(new URLSearchParams(location.search));
+    if (link) {
+      saved = { ...(saved || {}), ...link.settings };
+      state.startMoves = link.moves;
+    }
     fillOptions(el.game, state.games.map((g) => g.name), (n) => state.games.find((g) => g.name === n).title);
     el.game.value = saved ? saved.game : state.games[0].name;
     if (saved && ['X', 'O', 'ai'].includes(saved.side)) el.side.value = saved.side;
