@@ -14,6 +14,12 @@
   const MARGIN = 0.7; // room for coordinates above and left of the board, in cells
   const PAD = 0.3; // and below and right of it, for the frame
   const KEY_STORE = 'gameai.apiKey';
+  const LEGENDS = {
+    tictactoe: 'Shaded square: the last move.',
+    connect4: 'Red dot: the last move. Dashed rings: where your disc would land.',
+    gomoku: 'Red dot: the last move.',
+    othello: 'Red dot: the last move. Blue dot: the discs it turned. Dark dots: your legal moves.',
+  };
   const SETTINGS_STORE = 'gameai.settings';
 
   const $ = (id) => document.getElementById(id);
@@ -22,10 +28,10 @@
     rules: $('rules'), rulesField: $('rules-field'), side: $('side'),
     byDepth: $('by-depth'), byTime: $('by-time'), depth: $('depth'), timeMs: $('time-ms'),
     depthHint: $('depth-hint'), timeHint: $('time-hint'),
-    status: $('status'), error: $('error'), errorText: $('error-text'), errorClose: $('error-close'),
+    status: $('status'), statusBox: $('status-box'), elapsed: $('elapsed'), error: $('error'), errorText: $('error-text'), errorClose: $('error-close'),
     auth: $('auth'), apiKey: $('api-key'), apiKeyForget: $('api-key-forget'),
     board: $('board'), undo: $('undo'), hint: $('hint'), pass: $('pass'), pause: $('pause'),
-    restart: $('restart'), searchWho: $('search-who'), pv: $('pv'), moves: $('moves'),
+    restart: $('restart'), legend: $('legend'), searchWho: $('search-who'), pv: $('pv'), moves: $('moves'),
     curl: $('curl'), copyCurl: $('copy-curl'),
     sDepth: $('s-depth'), sScore: $('s-score'), sNodes: $('s-nodes'), sTime: $('s-time'),
     sNps: $('s-nps'), sStopped: $('s-stopped'),
@@ -431,6 +437,7 @@
     const w = cols + MARGIN + PAD;
     const h = rows + MARGIN + PAD;
     el.board.className = `board board-${kind}`;
+    el.legend.textContent = LEGENDS[kind] + (state.session && state.session.rules === 'renju' ? ' Red ×: forbidden for black.' : '');
     el.board.style.aspectRatio = `${w} / ${h}`;
 
     const root = svg('svg', {
@@ -687,13 +694,14 @@
     const s = state.session;
     let text;
     let mode;
+    let elapsed = '';
     if (state.busy === 'thinking' || state.busy === 'hint') {
       // The side to move in the position drawn; X moves first in every game.
       const side = state.shownToMove || (s ? s.to_move : 'X');
-      const seconds = ((performance.now() - state.busySince) / 1000).toFixed(1);
       text = state.busy === 'hint'
-        ? `Searching a hint for ${sideName(side)}… ${seconds} s`
-        : `The AI is thinking for ${sideName(side)}… ${seconds} s`;
+        ? `Searching a hint for ${sideName(side)}…`
+        : `The AI is thinking for ${sideName(side)}…`;
+      elapsed = `${((performance.now() - state.busySince) / 1000).toFixed(1)} s`;
       mode = 'thinking';
     } else if (!s) {
       text = state.busy ? 'Starting a game…' : 'No game. Press New game.';
@@ -716,10 +724,20 @@
       text += discCount(s.board);
       mode = 'your-turn';
     }
+    // Say what the AI just played (the board alone does not tell a screen reader).
+    const lastAi = s && s.ai_search && !state.busy && sameBoard(state.shown, s.board) ? s.ai_search : null;
+    if (lastAi && mode !== 'thinking') {
+      const played = lastAi.best_move.pass ? 'passed' : `played ${lastAi.best_move.notation}`;
+      text = `The AI ${played} as ${sideName(lastAi.to_move)}. ${text}`;
+    }
     // A request of the player's own is on its way.
     if (state.busy === 'loading' && mode === 'your-turn') mode = 'busy';
+    // The live region changes only when the words do; the running seconds
+    // sit outside it, so a screen reader is not interrupted ten times a second.
     if (el.status.textContent !== text) el.status.textContent = text;
     el.status.dataset.state = mode;
+    el.statusBox.dataset.state = mode;
+    el.elapsed.textContent = elapsed;
     el.board.setAttribute('aria-busy', state.busy ? 'true' : 'false');
     el.board.classList.toggle('thinking', mode === 'thinking');
   }
