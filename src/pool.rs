@@ -26,6 +26,22 @@ pub enum PoolError {
     Failed,
 }
 
+/// A job admitted to the pool. Dropping it before the answer stops the
+/// job (its client went away).
+pub struct Running<T> {
+    rx: oneshot::Receiver<T>,
+    guard: StopOnDrop,
+}
+
+impl<T> Running<T> {
+    /// Waits for the job's answer.
+    pub async fn answer(mut self) -> Result<T, PoolError> {
+        let answer = (&mut self.rx).await.map_err(|_| PoolError::Failed);
+        self.guard.answered = true;
+        answer
+    }
+}
+
 /// A handle to the pool; clones share it.
 #[derive(Clone)]
 pub struct Pool {
@@ -126,11 +142,21 @@ impl Pool {
         T: Send + 'static,
         F: FnOnce(&mut Workspace, &StopFlag) -> T + Send + 'static,
     {
+        self.start(task)?.answer().await
+    }
+
+    /// Admits `task` at once (or refuses it: overloaded, shutting down)
+    /// and hands back the running job; dropping it stops the task.
+    pub fn start<T, F>(&self, task: F) -> Result<Running<T>, PoolError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Workspace, &StopFlag) -> T + Send + 'static,
+    {
         let permit = Arc::clone(&self.inner.slots)
             .try_acquire_owned()
             .map_err(|_| PoolError::Overloaded)?;
         let stop = self.inner.shutdown.child();
-        let mut stop_on_drop = StopOnDrop {
+        let mut guard = StopOnDrop {
             stop: stop.clone(),
             answered: false,
         };
@@ -158,12 +184,10 @@ impl Pool {
             Err(_) => false,
         };
         if !sent {
-            stop_on_drop.answered = true;
+            guard.answered = true;
             return Err(PoolError::ShuttingDown);
         }
-        let answer = rx.await.map_err(|_| PoolError::Failed);
-        stop_on_drop.answered = true;
-        answer
+        Ok(Running { rx, guard })
     }
 
     /// Stops accepting work; workers exit once the queue drains.

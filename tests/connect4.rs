@@ -393,7 +393,7 @@ fn an_opening_position_answers_by_the_deadline_unproven() {
     let limits = Limits {
         depth: 42,
         deadline: Some(start + budget),
-        stop: Default::default(),
+        ..Default::default()
     };
     let report = pos.search(&limits, &mut ws);
     let took = start.elapsed();

@@ -6,6 +6,8 @@
 
 pub mod connect4;
 pub mod gomoku;
+pub mod level;
+pub mod lines;
 pub mod notation;
 pub mod othello;
 pub mod tictactoe;
@@ -281,24 +283,15 @@ pub fn generic_search<G: CellMoves>(pos: &G, limits: &Limits, ws: &mut Workspace
     let start = Instant::now();
     let result: SearchResult<G::Move> = search::search(pos, limits, ws);
     let time_ms = search::elapsed_ms(start);
-    let best = result
-        .best_move
-        .expect("an ongoing position has a legal move");
-    let mut replay = pos.clone();
-    let pv = result
-        .pv
-        .iter()
-        .map(|&mv| {
-            let text = replay.notation(mv);
-            replay.play(mv);
-            text
-        })
-        .collect();
+    let pv = search::render_line(pos, &result.pv);
     SearchReport {
-        best_move: MoveView {
-            cell: G::cell(best),
-            notation: pos.notation(best),
-        },
+        // A finished game (searched as a line's last move) has no move.
+        best_move: result
+            .best_move
+            .map_or_else(MoveView::pass, |best| MoveView {
+                cell: G::cell(best),
+                notation: pos.notation(best),
+            }),
         score: result.score,
         proven: result.proof.map(|p| ProvenView {
             result: p.outcome,

@@ -109,10 +109,22 @@ pub fn problem_response(status: StatusCode, detail: String, errors: Vec<FieldPro
     response
 }
 
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
+impl ApiError {
+    /// The problem document this error renders as.
+    pub fn into_problem(self) -> Problem {
         let status = self.status_code();
-        let (detail, errors) = match self {
+        let (detail, errors) = self.into_parts();
+        Problem {
+            kind: "about:blank".to_owned(),
+            title: status.canonical_reason().unwrap_or("Error").to_owned(),
+            status: status.as_u16(),
+            detail,
+            errors,
+        }
+    }
+
+    fn into_parts(self) -> (String, Vec<FieldProblem>) {
+        match self {
             ApiError::Invalid(e) => {
                 let errors = vec![FieldProblem {
                     field: e.field.to_owned(),
@@ -128,7 +140,14 @@ impl IntoResponse for ApiError {
                 )
             }
             other => (other.to_string(), Vec::new()),
-        };
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = self.status_code();
+        let (detail, errors) = self.into_parts();
         let mut response = problem_response(status, detail, errors);
         if status == StatusCode::UNAUTHORIZED {
             response

@@ -2,12 +2,16 @@
 //! and the middleware around them. It turns JSON into typed positions at the
 //! edge and never sees a bitboard.
 
+mod analyze;
+mod batch;
+mod controls;
 mod error;
 mod health;
 pub mod metrics;
 mod page;
 mod positions;
 mod sessions;
+mod stream;
 pub mod types;
 
 use std::sync::Arc;
@@ -106,6 +110,9 @@ struct ApiDoc;
 fn api_router() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(positions::router())
+        .merge(stream::router())
+        .merge(batch::router())
+        .merge(analyze::router())
         .merge(sessions::router())
         .merge(health::router())
         .merge(metrics::router())

@@ -1,26 +1,28 @@
 //! The position routes: search a position, describe a position, list games.
 
-use std::time::{Duration, Instant};
-
 use axum::extract::State;
 use tracing::info;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::analyze::{MAX_ANALYZE_MOVES, mistake_threshold};
+use super::batch::MAX_BATCH_ITEMS;
+use super::controls::{Answer, MAX_MULTI_PV, MAX_NODES, Plan, default_margin};
 use super::error::{ApiError, Problem, Result};
 use super::types::{
-    GamesResponse, PositionRequest, PositionResponse, SearchRequest, SearchResponse,
+    GameLimits, GamesResponse, LimitsResponse, PositionRequest, PositionResponse, SearchRequest,
+    SearchResponse,
 };
 use super::{AppState, Json};
-use crate::games::{GameKind, Position, SearchReport, Stopped};
+use crate::games::{GameKind, Position, SearchReport, Stopped, level};
 use crate::pool::PoolError;
-use crate::search::Limits;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(find_best_move))
         .routes(routes!(describe_position))
         .routes(routes!(list_games))
+        .routes(routes!(server_limits))
 }
 
 /// Finds a game by its API name, or says which games there are.
@@ -63,44 +65,8 @@ pub(super) fn search_budget(
     Ok((depth, time_ms))
 }
 
-/// Searches an ongoing position on the pool, within `depth` and `time_ms`.
-pub(super) async fn run_search(
-    state: &AppState,
-    kind: GameKind,
-    position: Position,
-    depth: u32,
-    time_ms: u64,
-) -> Result<SearchReport> {
-    let report = state
-        .pool
-        .run(move |ws, stop| {
-            let limits = Limits {
-                depth,
-                deadline: Some(Instant::now() + Duration::from_millis(time_ms)),
-                stop: stop.clone(),
-            };
-            position.search(&limits, ws)
-        })
-        .await
-        .inspect_err(|e| {
-            if *e == PoolError::Overloaded {
-                metrics::counter!("gameai_searches_shed_total", "game" => kind.name()).increment(1);
-            }
-        })?;
-    record_search(kind, &report);
-    info!(
-        search.game = kind.name(),
-        search.depth = report.depth,
-        search.nodes = report.nodes,
-        search.best_move = %report.best_move.notation,
-        duration_ms = report.time_ms,
-        "search done"
-    );
-    Ok(report)
-}
-
 /// Checks `value` is within `1..=max`, or names the field and the range.
-fn in_range(field: &'static str, value: i64, max: u64) -> Result<u64> {
+pub(super) fn in_range(field: &'static str, value: i64, max: u64) -> Result<u64> {
     u64::try_from(value)
         .ok()
         .filter(|v| (1..=max).contains(v))
@@ -132,11 +98,41 @@ async fn find_best_move(
     State(state): State<AppState>,
     Json(request): Json<SearchRequest>,
 ) -> Result<Json<SearchResponse>> {
-    let (kind, position) = parse_position(request.position())?;
-    position.check_ongoing()?;
-    let (depth, time_ms) = search_budget(&state, kind, request.depth, request.time_ms)?;
-    let report = run_search(&state, kind, position, depth, time_ms).await?;
-    Ok(Json(report.into()))
+    let plan = Plan::new(&state, &request)?;
+    let answer = run_plan(&state, plan).await?;
+    Ok(Json(answer.into()))
+}
+
+/// Runs a checked search on the pool and records it.
+pub(super) async fn run_plan(state: &AppState, plan: Plan) -> Result<Answer> {
+    let kind = plan.kind;
+    let answer = state
+        .pool
+        .run(move |ws, stop| plan.run(ws, stop, None, |_| {}))
+        .await
+        .inspect_err(|e| count_shed(kind, *e))?;
+    finished(kind, &answer.report);
+    Ok(answer)
+}
+
+/// Counts a search the pool turned away.
+pub(super) fn count_shed(kind: GameKind, e: PoolError) {
+    if e == PoolError::Overloaded {
+        metrics::counter!("gameai_searches_shed_total", "game" => kind.name()).increment(1);
+    }
+}
+
+/// Records and logs a finished search.
+pub(super) fn finished(kind: GameKind, report: &SearchReport) {
+    record_search(kind, report);
+    info!(
+        search.game = kind.name(),
+        search.depth = report.depth,
+        search.nodes = report.nodes,
+        search.best_move = %report.best_move.notation,
+        duration_ms = report.time_ms,
+        "search done"
+    );
 }
 
 /// Counts and measures a finished search.
@@ -145,6 +141,8 @@ fn record_search(kind: GameKind, report: &SearchReport) {
     let stopped = match report.stopped {
         Stopped::Depth => "depth",
         Stopped::Time => "time",
+        Stopped::Nodes => "nodes",
+        Stopped::Cancelled => "cancelled",
         Stopped::Proven => "proven",
     };
     metrics::counter!("gameai_searches_total", "game" => game, "stopped" => stopped).increment(1);
@@ -187,5 +185,45 @@ async fn list_games(State(state): State<AppState>) -> Json<GamesResponse> {
     Json(GamesResponse {
         games: GameKind::ALL.into_iter().map(|g| g.info().into()).collect(),
         max_time_ms: state.config.max_time_ms,
+    })
+}
+
+/// The server's caps: depth per game, time, nodes, lines, batch and
+/// analysis sizes, body size and queue.
+#[utoipa::path(
+    get,
+    path = "/v1/limits",
+    tag = "search",
+    responses(
+        (status = 200, description = "The caps every request is checked against", body = LimitsResponse),
+        (status = 401, description = "An API key is required (`GAMEAI_API_KEY`) and was missing or wrong", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+async fn server_limits(State(state): State<AppState>) -> Json<LimitsResponse> {
+    let config = &state.config;
+    Json(LimitsResponse {
+        max_time_ms: config.max_time_ms,
+        max_nodes: MAX_NODES,
+        max_multi_pv: MAX_MULTI_PV,
+        max_level: level::MAX,
+        max_batch_items: MAX_BATCH_ITEMS,
+        max_analyze_moves: MAX_ANALYZE_MOVES,
+        max_body_bytes: config.max_body_bytes,
+        workers: state.pool.workers(),
+        queue: config.queue,
+        games: GameKind::ALL
+            .into_iter()
+            .map(|kind| {
+                let info = kind.info();
+                GameLimits {
+                    name: info.name.to_owned(),
+                    max_depth: info.max_depth,
+                    default_depth: info.default_depth,
+                    default_time_ms: info.default_time_ms,
+                    default_margin: default_margin(kind),
+                    default_mistake_threshold: mistake_threshold(kind),
+                }
+            })
+            .collect(),
     })
 }

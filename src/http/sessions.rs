@@ -4,6 +4,8 @@
 //! limits as `/v1/search`), then writes it back only if no other change got
 //! there first.
 
+use std::hash::{Hash, Hasher};
+
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Path, Request, State};
 use axum::http::{StatusCode, header};
@@ -12,14 +14,17 @@ use serde::de::DeserializeOwned;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::controls::Plan;
 use super::error::{ApiError, Problem, Result};
-use super::positions::{game_kind, run_search, search_budget};
+use super::positions::{game_kind, in_range, run_plan, search_budget};
 use super::types::{
     AiRequest, AiSide, ChangeRequest, CreateSessionRequest, GameStatus, MoveRequest,
     SessionResponse, Side,
 };
 use super::{AppState, Json};
-use crate::games::{GameKind, Player, Position, PositionError, PositionSpec, SearchReport, Status};
+use crate::games::{
+    GameKind, Player, Position, PositionError, PositionSpec, SearchReport, Status, level,
+};
 use crate::sessions::{AiPlays, AiSettings, Session, Store, StoreError, new_id, now_rfc3339};
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -136,14 +141,27 @@ async fn play_ai_move(
     session: &mut Session,
     position: &mut Position,
 ) -> Result<SearchReport> {
-    let report = run_search(
-        state,
+    let random_percent = session
+        .ai
+        .level
+        .map_or(0, |l| level::level(kind, l).random_percent);
+    let plan = Plan {
         kind,
-        position.clone(),
-        session.ai.depth,
-        session.ai.time_ms,
-    )
-    .await?;
+        position: position.clone(),
+        depth: session.ai.depth,
+        time_ms: session.ai.time_ms,
+        nodes: None,
+        multi_pv: 1,
+        margin: None,
+        random_percent,
+        // The same session at the same move picks the same way.
+        seed: (random_percent > 0).then(|| {
+            let mut hasher = std::hash::DefaultHasher::new();
+            (&session.id, session.moves.len()).hash(&mut hasher);
+            hasher.finish()
+        }),
+    };
+    let report = run_plan(state, plan).await?.report;
     position
         .play(&report.best_move.notation)
         .map_err(|e| ApiError::Internal(format!("the AI's move does not play: {e}")))?;
@@ -218,7 +236,20 @@ async fn create_session(
     let kind = game_kind(&request.game)?;
     let mut position = kind.parse(&request.start_spec())?;
     let ai = request.ai.clone().unwrap_or_default();
-    let (depth, time_ms) = search_budget(&state, kind, ai.depth, ai.time_ms)?;
+    let (mut depth, mut time_ms) = search_budget(&state, kind, ai.depth, ai.time_ms)?;
+    let level = ai
+        .level
+        .map(|l| in_range("ai.level", l, u64::from(level::MAX)))
+        .transpose()?
+        .map(|l| l as u8);
+    if let Some(settings) = level.map(|l| level::level(kind, l)) {
+        if ai.depth.is_none() {
+            depth = settings.depth;
+        }
+        if ai.time_ms.is_none() {
+            time_ms = settings.time_ms.min(state.config.max_time_ms);
+        }
+    }
     let AiRequest { plays, .. } = ai;
     let now = now_rfc3339();
     let start_board = request.board.clone();
@@ -237,6 +268,7 @@ async fn create_session(
             plays: plays.unwrap_or(AiSide::O).into(),
             depth,
             time_ms,
+            level,
         },
         version: 1,
         created_at: now.clone(),

@@ -43,7 +43,7 @@ pub enum Moves {
 }
 
 impl Moves {
-    fn into_list(self) -> Vec<String> {
+    pub fn into_list(self) -> Vec<String> {
         match self {
             Moves::List(list) => list,
             Moves::Text(text) => text
@@ -113,6 +113,35 @@ pub struct SearchRequest {
     /// (default: the game's `default_time_ms`).
     #[schema(minimum = 1)]
     pub time_ms: Option<i64>,
+    /// Node budget: the search stops soon after entering this many
+    /// positions (up to `GET /v1/limits`' `max_nodes`). The first limit
+    /// reached ends the search; `stopped` says which.
+    #[schema(minimum = 1)]
+    pub nodes: Option<i64>,
+    /// Score the best `multi_pv` moves, each with its own line, in
+    /// `lines`, best first (1, the default, gives no `lines`). The number
+    /// of legal moves scores every move.
+    #[schema(minimum = 1, example = 3)]
+    pub multi_pv: Option<i64>,
+    /// Strength from 1 (a beginner can win) to 10 (full strength): sets
+    /// the depth and time (unless given) and a chance of a random move.
+    #[schema(minimum = 1, maximum = 10)]
+    pub level: Option<i64>,
+    pub randomize: Option<Randomize>,
+    /// Seed for `randomize` and `level`: the same seed gives the same
+    /// move. Echoed in the answer; one is drawn when none is given.
+    #[schema(minimum = 0, maximum = 9007199254740991_u64)]
+    pub seed: Option<u64>,
+}
+
+/// Pick at random among the moves whose score is within a margin of the
+/// best: `true` for the game's default margin (`GET /v1/limits`), or the
+/// margin itself in score units. A proven win is only traded for another.
+#[derive(Clone, Copy, Debug, Deserialize, ToSchema)]
+#[serde(untagged)]
+pub enum Randomize {
+    Flag(bool),
+    Margin(i64),
 }
 
 impl SearchRequest {
@@ -183,6 +212,10 @@ pub enum StopReason {
     Depth,
     /// The time budget ran out; the last completed depth answered.
     Time,
+    /// The node budget ran out; the last completed depth answered.
+    Nodes,
+    /// The search was stopped (the service is shutting down).
+    Cancelled,
     /// The result is exact; searching deeper cannot change it.
     Proven,
 }
@@ -206,6 +239,72 @@ pub struct SearchResponse {
     pub pv: Vec<String>,
     pub stopped: StopReason,
     pub to_move: Side,
+    /// With `multi_pv` above 1: the best moves, best first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lines: Option<Vec<LineBody>>,
+    /// The seed the move was picked with (`randomize` or `level`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+}
+
+/// One root move, searched on its own.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct LineBody {
+    #[serde(rename = "move")]
+    pub mv: MoveBody,
+    /// The side to move's view, as `score`.
+    pub score: i32,
+    pub proven: Option<Proven>,
+    /// Plies searched, this move included.
+    pub depth: u32,
+    pub nodes: u64,
+    /// This move, then the expected replies.
+    pub pv: Vec<String>,
+}
+
+impl From<games::lines::Line> for LineBody {
+    fn from(l: games::lines::Line) -> Self {
+        Self {
+            mv: l.mv.into(),
+            score: l.score,
+            proven: l.proven.map(Proven::from),
+            depth: l.depth,
+            nodes: l.nodes,
+            pv: l.pv,
+        }
+    }
+}
+
+impl From<games::ProvenView> for Proven {
+    fn from(p: games::ProvenView) -> Self {
+        Self {
+            result: p.result.into(),
+            plies: p.plies,
+            disc_diff: p.disc_diff,
+        }
+    }
+}
+
+impl From<Outcome> for ResultKind {
+    fn from(o: Outcome) -> Self {
+        match o {
+            Outcome::Win => ResultKind::Win,
+            Outcome::Draw => ResultKind::Draw,
+            Outcome::Loss => ResultKind::Loss,
+        }
+    }
+}
+
+impl From<Stopped> for StopReason {
+    fn from(s: Stopped) -> Self {
+        match s {
+            Stopped::Depth => StopReason::Depth,
+            Stopped::Time => StopReason::Time,
+            Stopped::Nodes => StopReason::Nodes,
+            Stopped::Cancelled => StopReason::Cancelled,
+            Stopped::Proven => StopReason::Proven,
+        }
+    }
 }
 
 impl From<SearchReport> for SearchResponse {
@@ -214,26 +313,16 @@ impl From<SearchReport> for SearchResponse {
         Self {
             best_move: r.best_move.into(),
             score: r.score,
-            proven: r.proven.map(|p| Proven {
-                result: match p.result {
-                    Outcome::Win => ResultKind::Win,
-                    Outcome::Draw => ResultKind::Draw,
-                    Outcome::Loss => ResultKind::Loss,
-                },
-                plies: p.plies,
-                disc_diff: p.disc_diff,
-            }),
+            proven: r.proven.map(Proven::from),
             depth: r.depth,
             nodes: r.nodes,
             time_ms: r.time_ms,
             nps,
             pv: r.pv,
-            stopped: match r.stopped {
-                Stopped::Depth => StopReason::Depth,
-                Stopped::Time => StopReason::Time,
-                Stopped::Proven => StopReason::Proven,
-            },
+            stopped: r.stopped.into(),
             to_move: r.to_move.into(),
+            lines: None,
+            seed: None,
         }
     }
 }
@@ -385,6 +474,11 @@ pub struct AiRequest {
     /// (default: the game's `default_time_ms`).
     #[schema(minimum = 1)]
     pub time_ms: Option<i64>,
+    /// Strength from 1 (a beginner can win) to 10 (full strength), as in
+    /// `POST /v1/search`: sets the depth and time unless given, and a
+    /// chance of a random move.
+    #[schema(minimum = 1, maximum = 10)]
+    pub level: Option<i64>,
 }
 
 /// A new session: the game, its options, where it starts, and the AI.
@@ -455,6 +549,9 @@ pub struct AiBody {
     pub depth: u32,
     /// Time budget per move, in milliseconds.
     pub time_ms: u64,
+    /// The strength level, if one was chosen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<u8>,
 }
 
 impl From<AiSettings> for AiBody {
@@ -463,6 +560,7 @@ impl From<AiSettings> for AiBody {
             plays: ai.plays.into(),
             depth: ai.depth,
             time_ms: ai.time_ms,
+            level: ai.level,
         }
     }
 }
@@ -501,4 +599,41 @@ pub struct SessionResponse {
     /// The AI's search for the move it made in this request, if it moved.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ai_search: Option<SearchResponse>,
+}
+
+/// The server's caps, so clients can adapt instead of guessing.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct LimitsResponse {
+    /// The largest `time_ms` of any search, in milliseconds.
+    pub max_time_ms: u64,
+    /// The largest `nodes` budget.
+    pub max_nodes: u64,
+    /// The largest `multi_pv`.
+    pub max_multi_pv: u64,
+    /// `level` runs from 1 to this.
+    pub max_level: u8,
+    /// The most items in one `POST /v1/search/batch`.
+    pub max_batch_items: usize,
+    /// The most moves in one `POST /v1/analyze`.
+    pub max_analyze_moves: usize,
+    /// The largest request body, in bytes.
+    pub max_body_bytes: usize,
+    /// Searches that run at once.
+    pub workers: usize,
+    /// Searches that may wait for a worker; beyond it the server answers 503.
+    pub queue: usize,
+    pub games: Vec<GameLimits>,
+}
+
+/// One game's caps and defaults.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct GameLimits {
+    pub name: String,
+    pub max_depth: u32,
+    pub default_depth: u32,
+    pub default_time_ms: u64,
+    /// The margin `"randomize": true` uses, in score units.
+    pub default_margin: i32,
+    /// A score drop above this marks a mistake in `POST /v1/analyze`.
+    pub default_mistake_threshold: i32,
 }

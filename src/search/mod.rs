@@ -8,7 +8,7 @@ mod tt;
 mod workspace;
 
 pub use game::{Game, Terminal};
-pub use limits::{Limits, StopFlag, Stopped};
+pub use limits::{Limits, Progress, ProgressSink, StopFlag, Stopped};
 pub use tt::{Bound, Hit, TranspositionTable};
 pub use workspace::Workspace;
 
@@ -121,21 +121,25 @@ pub fn search<G: Game>(root: &G, limits: &Limits, ws: &mut Workspace) -> SearchR
     let max_depth = limits.depth.clamp(1, MAX_PLY as u32 - 1);
     // Iterative deepening pays for itself in time control and ordering, but
     // a tree the game calls small is cheaper solved in one pass.
+    // A node budget needs the iterations: one pass could not stop early.
     let first = match root.remaining_plies() {
-        Some(r) if r <= G::DIRECT_SOLVE_PLIES => max_depth.min(r.max(1)),
+        Some(r) if r <= G::DIRECT_SOLVE_PLIES && limits.nodes.is_none() => max_depth.min(r.max(1)),
         _ => 1,
     };
     for depth in first..=max_depth {
         searcher.checking_deadline = depth > first;
         let score = searcher.negamax(&mut pos, depth, 0, -INFINITY, INFINITY);
         if searcher.aborted {
-            result.stopped = Stopped::Time;
+            result.stopped = limits.stop_reason(searcher.nodes);
             break;
         }
         result.depth = depth;
         result.score = score;
         result.pv = searcher.pv_table[0].clone();
         result.best_move = result.pv.first().copied();
+        limits.report(depth, score, searcher.nodes, || {
+            render_line(root, &result.pv)
+        });
         result.proof = proof_from_score(score);
         if result.proof.is_none() && root.remaining_plies().is_some_and(|r| depth >= r) {
             result.proof = Some(Proof {
@@ -151,8 +155,8 @@ pub fn search<G: Game>(root: &G, limits: &Limits, ws: &mut Workspace) -> SearchR
             result.stopped = Stopped::Proven;
             break;
         }
-        if depth < max_depth && limits.expired() {
-            result.stopped = Stopped::Time;
+        if depth < max_depth && limits.exhausted(searcher.nodes) {
+            result.stopped = limits.stop_reason(searcher.nodes);
             break;
         }
     }
@@ -165,6 +169,18 @@ pub fn search<G: Game>(root: &G, limits: &Limits, ws: &mut Workspace) -> SearchR
         result.pv = result.best_move.into_iter().collect();
     }
     result
+}
+
+/// A line of moves from `root`, in notation.
+pub fn render_line<G: Game>(root: &G, line: &[G::Move]) -> Vec<String> {
+    let mut pos = root.clone();
+    line.iter()
+        .map(|&mv| {
+            let text = pos.notation(mv);
+            pos.play(mv);
+            text
+        })
+        .collect()
 }
 
 fn terminal_score(t: Terminal, ply: usize) -> i32 {
@@ -212,9 +228,14 @@ struct Searcher<'a, G: Game> {
 
 impl<G: Game> Searcher<'_, G> {
     fn poll(&mut self) {
+        // The node budget is exact (a compare per node); the clock and the
+        // flag cost more to read.
+        if self.checking_deadline && self.limits.out_of_nodes(self.nodes) {
+            self.aborted = true;
+        }
         if self.nodes % POLL_INTERVAL == 0 {
             let stop = if self.checking_deadline {
-                self.limits.expired()
+                self.limits.exhausted(self.nodes)
             } else {
                 self.limits.stop.is_stopped()
             };

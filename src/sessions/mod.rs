@@ -52,6 +52,9 @@ pub struct AiSettings {
     pub depth: u32,
     /// Time budget per move, in milliseconds.
     pub time_ms: u64,
+    /// Strength level 1–10, if the client chose one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<u8>,
 }
 
 /// One game kept on the server, as stored.
@@ -216,6 +219,7 @@ pub(crate) fn sample(id: &str) -> Session {
             plays: AiPlays::O,
             depth: 9,
             time_ms: 1000,
+            level: None,
         },
         version: 1,
         created_at: now_rfc3339(),

@@ -21,7 +21,7 @@ use super::{
     GameInfo, MoveView, Player, PositionError, PositionReport, PositionSpec, ProvenView,
     SearchReport, Status,
 };
-use crate::search::{self, Game, Limits, Outcome, Proof, Stopped, WIN, Workspace};
+use crate::search::{self, Limits, Outcome, Proof, Stopped, WIN, Workspace};
 
 /// The time budget when a request names none. Measured with the bench
 /// (CPU time per exact solve on this 2-core machine): every L3 and L2
@@ -336,12 +336,15 @@ pub fn search(board: &Board, limits: &Limits, ws: &mut Workspace) -> SearchRepor
     let ongoing = !board.last_mover_won() && !board.is_full();
     if ongoing && limits.depth >= board.empty_cells() {
         let solver_limits = Limits {
-            depth: limits.depth,
             deadline: limits.deadline.map(|d| {
                 let (num, den) = SOLVER_SHARE;
                 start + d.saturating_duration_since(start) * num / den
             }),
-            stop: limits.stop.clone(),
+            nodes: limits.nodes.map(|n| {
+                let (num, den) = SOLVER_SHARE;
+                n.saturating_mul(num.into()) / u64::from(den)
+            }),
+            ..limits.clone()
         };
         let table = ws.extra::<SolverTable>();
         let mut solver = Solver::new(table, Some(&solver_limits));
@@ -374,18 +377,9 @@ pub fn search(board: &Board, limits: &Limits, ws: &mut Workspace) -> SearchRepor
         }
         solver_nodes = solver.nodes;
     }
-    let result = search::search(board, limits, ws);
+    let result = search::search(board, &limits.after(solver_nodes), ws);
     let best = result.best_move.map(|cell| cell_of(1 << cell).0);
-    let mut replay = *board;
-    let pv = result
-        .pv
-        .iter()
-        .map(|&mv| {
-            let text = replay.notation(mv);
-            replay.play(mv);
-            text
-        })
-        .collect();
+    let pv = search::render_line(board, &result.pv);
     SearchReport {
         best_move: best.map_or_else(MoveView::pass, |col| move_view(board, col)),
         score: result.score,

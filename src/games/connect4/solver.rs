@@ -156,7 +156,7 @@ impl<'a> Solver<'a> {
 
     fn poll(&mut self) {
         if let Some(limits) = self.limits {
-            self.aborted |= limits.expired();
+            self.aborted |= limits.exhausted(self.nodes);
         }
     }
 

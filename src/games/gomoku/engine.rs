@@ -104,7 +104,14 @@ enum Gen {
 
 impl<'a> Engine<'a> {
     pub fn new(b: Board, tables: &'a mut Tables, limits: &'a Limits) -> Self {
+        // Each search starts from an empty table (entries of other ages are
+        // ignored), so the same request always gets the same answer.
         tables.age = tables.age.wrapping_add(1);
+        if tables.age == 0 {
+            // Wrapped around: stale entries could look current again.
+            tables.tt.fill(TtEntry::default());
+            tables.age = 1;
+        }
         Engine {
             b,
             tables,
@@ -132,7 +139,7 @@ impl<'a> Engine<'a> {
         self.nodes += 1;
         if self.nodes & POLL_MASK == 0 {
             let now_expired = if self.check_deadline {
-                self.limits.expired()
+                self.limits.exhausted(self.nodes)
             } else {
                 self.limits.stop.is_stopped()
             };
@@ -163,7 +170,7 @@ impl<'a> Engine<'a> {
 
     fn tt_probe(&self, key: u64) -> Option<TtEntry> {
         let e = self.tables.tt[(key >> (64 - TT_BITS)) as usize];
-        (e.key == key && e.bound != 0).then_some(e)
+        (e.key == key && e.bound != 0 && e.age == self.tables.age).then_some(e)
     }
 
     fn tt_store(&mut self, key: u64, depth: i32, score: i32, bound: u8, mv: Cell) {
@@ -478,8 +485,7 @@ impl Engine<'_> {
         self.phase_nodes = u64::MAX;
         // A phase that ran out of its share is not a stop of the search,
         // but a real deadline or stop request is.
-        self.aborted = self.limits.expired() && self.limits.deadline.is_some()
-            || self.limits.stop.is_stopped();
+        self.aborted = self.limits.exhausted(self.nodes);
     }
 
     /// VCF for `color` from the current position by iterative deepening on
@@ -587,7 +593,7 @@ impl Engine<'_> {
                         result.pv = pv;
                     }
                 }
-                result.stopped = Stopped::Time;
+                result.stopped = self.limits.stop_reason(self.nodes);
                 break;
             }
             if let Some((mv, score, pv)) = iter_best {
@@ -596,6 +602,13 @@ impl Engine<'_> {
                 result.pv = pv;
             }
             result.depth = depth;
+            self.limits.report(depth, result.score, self.nodes, || {
+                let name = |&c: &Cell| {
+                    let (r, col) = self.b.row_col(c);
+                    crate::games::notation::cell_name(r, col)
+                };
+                result.pv.iter().map(name).collect()
+            });
             tracing::trace!(
                 search.depth = depth,
                 search.nodes = self.nodes,
@@ -615,8 +628,8 @@ impl Engine<'_> {
                 let budget = d.saturating_duration_since(self.started);
                 self.started.elapsed() > budget.mul_f64(0.6)
             });
-            if depth < max_depth && (self.limits.expired() || late) {
-                result.stopped = Stopped::Time;
+            if depth < max_depth && (self.limits.exhausted(self.nodes) || late) {
+                result.stopped = self.limits.stop_reason(self.nodes);
                 break;
             }
         }

@@ -169,7 +169,7 @@ impl<'a> Midgame<'a> {
 
     fn search(&mut self, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
-        if self.nodes & POLL_MASK == 0 && self.limits.expired() {
+        if self.nodes & POLL_MASK == 0 && self.limits.exhausted(self.nodes) {
             self.aborted = true;
         }
         if self.aborted {

@@ -88,26 +88,34 @@ pub fn search(pos: &Othello, limits: &Limits, ws: &mut Workspace) -> SearchRepor
                 // root; past this depth it costs more than it saves.
                 || (limits.deadline.is_none() && depth > UNTIMED_ORDER_DEPTH));
         if solve_now {
-            let mut solver = Solver::new(ws.extra::<EndgameTable>(), limits);
+            let stage = limits.after(nodes);
+            let mut solver = Solver::new(ws.extra::<EndgameTable>(), &stage);
             let solution = solver.solve(p, o, &order);
             nodes += solver.nodes;
             if let Some(s) = solution {
                 return proven_report(pos, &s, nodes, start);
             }
-            stopped = Stopped::Time;
+            stopped = stage.stop_reason(solver.nodes);
             break;
         }
         let iteration_start = Instant::now();
-        let mut mid = Midgame::new(ws.extra::<MidgameTable>(), limits);
+        let stage = limits.after(nodes);
+        let mut mid = Midgame::new(ws.extra::<MidgameTable>(), &stage);
         let result = mid.root(p, o, &order, depth);
         nodes += mid.nodes;
         match result {
             Some(scored) => {
                 order = scored.iter().map(|&(mv, _)| mv).collect();
                 best = Some((scored[0].0, scored[0].1, depth));
+                limits.report(depth, scored[0].1, nodes, || {
+                    principal_variation(pos, scored[0].0, depth, ws.extra::<MidgameTable>())
+                        .into_iter()
+                        .map(notation)
+                        .collect()
+                });
             }
             None => {
-                stopped = Stopped::Time;
+                stopped = stage.stop_reason(mid.nodes);
                 break;
             }
         }
@@ -124,18 +132,39 @@ pub fn search(pos: &Othello, limits: &Limits, ws: &mut Workspace) -> SearchRepor
                 break;
             }
         }
-        if limits.stop.is_stopped() {
-            stopped = Stopped::Time;
+        if limits.exhausted(nodes) {
+            stopped = limits.stop_reason(nodes);
             break;
         }
     }
 
     // The first iteration may be cut by an outside stop: any legal move.
     let (best_move, score, depth) = best.unwrap_or((order[0], 0, 0));
+    let pv = principal_variation(pos, best_move, depth, ws.extra::<MidgameTable>());
+    SearchReport {
+        best_move: move_view(best_move),
+        score,
+        proven: None,
+        depth,
+        nodes,
+        time_ms: search::elapsed_ms(start),
+        pv: pv.into_iter().map(notation).collect(),
+        stopped,
+        to_move: pos.to_move(),
+    }
+}
+
+/// The expected line: `best_move`, then the table's moves, at most
+/// `depth` plies.
+fn principal_variation(
+    pos: &Othello,
+    best_move: Move,
+    depth: u32,
+    table: &MidgameTable,
+) -> Vec<Move> {
     let mut pv = vec![best_move];
     let mut line = *pos;
     line.play(best_move);
-    let table = ws.extra::<MidgameTable>();
     while pv.len() < depth as usize && !line.is_over() {
         let mv = if line.must_pass() {
             PASS
@@ -149,17 +178,7 @@ pub fn search(pos: &Othello, limits: &Limits, ws: &mut Workspace) -> SearchRepor
         pv.push(mv);
         line.play(mv);
     }
-    SearchReport {
-        best_move: move_view(best_move),
-        score,
-        proven: None,
-        depth,
-        nodes,
-        time_ms: search::elapsed_ms(start),
-        pv: pv.into_iter().map(notation).collect(),
-        stopped,
-        to_move: pos.to_move(),
-    }
+    pv
 }
 
 /// Reports an exact solve. The score follows the service's convention for

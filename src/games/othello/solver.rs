@@ -278,7 +278,7 @@ impl<'a> Solver<'a> {
 
     #[inline]
     fn poll(&mut self) {
-        if self.nodes & POLL_MASK == 0 && self.limits.expired() {
+        if self.nodes & POLL_MASK == 0 && self.limits.exhausted(self.nodes) {
             self.aborted = true;
         }
     }

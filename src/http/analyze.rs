@@ -1,0 +1,325 @@
+//! `POST /v1/analyze`: a whole game reviewed move by move: the best move
+//! at each position, the score before and after the move played, and the
+//! mistakes and blunders.
+
+use std::time::Instant;
+
+use axum::extract::State;
+use futures_util::StreamExt;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::controls::MAX_NODES;
+use super::error::{ApiError, Problem, Result};
+use super::positions::{count_shed, game_kind, in_range};
+use super::types::{Moves, Proven, Side};
+use super::{AppState, Json};
+use crate::games::lines::Line;
+use crate::games::{GameKind, Position, PositionSpec, SearchReport, Status};
+use crate::search::{Limits, Outcome};
+
+/// The most moves one analysis reviews (a full 20×20 gomoku board).
+pub const MAX_ANALYZE_MOVES: usize = 400;
+/// Each position's time budget when the request names none.
+const DEFAULT_TIME_MS: u64 = 200;
+
+/// A score drop above this marks a mistake, in each game's score units.
+pub fn mistake_threshold(kind: GameKind) -> i32 {
+    match kind {
+        GameKind::TicTacToe => 2,
+        GameKind::Connect4 => 4,
+        GameKind::Gomoku => 300,
+        GameKind::Othello => 400,
+    }
+}
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(analyze_game))
+}
+
+/// A game to review.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AnalyzeRequest {
+    /// The game's name, as `GET /v1/games` lists it.
+    #[schema(example = "tictactoe")]
+    pub game: String,
+    /// The moves played, from `board` (or the game's start).
+    pub moves: Moves,
+    /// The board the game started from (default: the game's start).
+    pub board: Option<Vec<String>>,
+    /// The side to move on `board`, where the stone counts leave it open.
+    pub to_move: Option<Side>,
+    /// Board size, for games with several (gomoku: 15, 19, 20).
+    pub size: Option<u32>,
+    /// Rule variant, for games with several (gomoku: freestyle, standard, renju).
+    pub rules: Option<String>,
+    /// Deepest iteration per position (default: the game's `default_depth`).
+    #[schema(minimum = 1)]
+    pub depth: Option<i64>,
+    /// Time budget per position in milliseconds (default 200); the whole
+    /// analysis stays within the server's cap, so long games get less.
+    #[schema(minimum = 1)]
+    pub time_ms: Option<i64>,
+    /// Node budget per position.
+    #[schema(minimum = 1)]
+    pub nodes: Option<i64>,
+    /// A score drop above this is a mistake (default: the game's
+    /// `default_mistake_threshold` in `GET /v1/limits`).
+    #[schema(minimum = 1)]
+    pub threshold: Option<i64>,
+}
+
+/// How good a move was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Mark {
+    /// The move the search prefers.
+    Best,
+    /// Another move, within the threshold of the best.
+    Good,
+    /// The score dropped by more than the threshold.
+    Mistake,
+    /// A proven result thrown away: a won game no longer won, a drawn one
+    /// now lost, or a step into a proven loss.
+    Blunder,
+}
+
+/// One move, reviewed.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct MoveReview {
+    /// 1 for the first move.
+    pub ply: usize,
+    pub side: Side,
+    /// The move played.
+    #[serde(rename = "move")]
+    pub played: String,
+    /// The search's choice in the position before it.
+    pub best_move: String,
+    /// The expected line after the best move.
+    pub best_pv: Vec<String>,
+    /// The position before the move, from the mover's side.
+    pub score_before: i32,
+    /// After the move, from the mover's side.
+    pub score_after: i32,
+    /// How much the move gave away (never negative).
+    pub loss: i32,
+    pub proven_before: Option<Proven>,
+    pub proven_after: Option<Proven>,
+    pub mark: Mark,
+}
+
+/// Moves and mistakes by one side.
+#[derive(Clone, Debug, Default, Serialize, ToSchema)]
+pub struct SideSummary {
+    pub moves: usize,
+    pub mistakes: usize,
+    pub blunders: usize,
+    /// The mean `loss` per move.
+    pub average_loss: f64,
+}
+
+/// The review.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct AnalyzeResponse {
+    pub moves: Vec<MoveReview>,
+    #[serde(rename = "X")]
+    pub x: SideSummary,
+    #[serde(rename = "O")]
+    pub o: SideSummary,
+    /// The threshold the marks used.
+    pub threshold: i32,
+    /// The time budget each position had, in milliseconds.
+    pub time_ms_per_position: u64,
+    /// The whole analysis's wall time, in milliseconds.
+    pub time_ms: u64,
+}
+
+/// Review a whole game.
+#[utoipa::path(
+    post,
+    path = "/v1/analyze",
+    tag = "search",
+    request_body = AnalyzeRequest,
+    responses(
+        (status = 200, description = "Each move with the best move, the scores before and after, and its mark", body = AnalyzeResponse),
+        (status = 400, description = "Malformed JSON, wrong types or unknown fields", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "An API key is required (`GAMEAI_API_KEY`) and was missing or wrong", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is larger than the server accepts", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "The body is not JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "An illegal move, a start that cannot exist, or a value out of range", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "Every worker is busy and the queue is full; retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+async fn analyze_game(
+    State(state): State<AppState>,
+    Json(request): Json<AnalyzeRequest>,
+) -> Result<Json<AnalyzeResponse>> {
+    let started = Instant::now();
+    let kind = game_kind(&request.game)?;
+    let mut moves = request.moves.clone().into_list();
+    if kind == GameKind::Connect4 && moves.len() == 1 {
+        // Connect Four's compact form: one digit per move.
+        moves = moves[0].trim().chars().map(String::from).collect();
+    }
+    if !(1..=MAX_ANALYZE_MOVES).contains(&moves.len()) {
+        return Err(ApiError::invalid(
+            "moves",
+            format!(
+                "an analysis reviews 1 to {MAX_ANALYZE_MOVES} moves, got {}",
+                moves.len()
+            ),
+        ));
+    }
+    let info = kind.info();
+    let depth = match request.depth {
+        Some(d) => in_range("depth", d, u64::from(info.max_depth))? as u32,
+        None => info.default_depth,
+    };
+    let requested_ms = match request.time_ms {
+        Some(t) => in_range("time_ms", t, state.config.max_time_ms)?,
+        None => DEFAULT_TIME_MS,
+    };
+    let nodes = request
+        .nodes
+        .map(|n| in_range("nodes", n, MAX_NODES))
+        .transpose()?;
+    let threshold = match request.threshold {
+        Some(t) => in_range("threshold", t, 2 * crate::search::WIN as u64)? as i32,
+        None => mistake_threshold(kind),
+    };
+    let positions = replay(kind, &request, &moves)?;
+
+    // Two searches per move, `workers` at a time, within the server's cap.
+    let workers = state.pool.workers() as u64;
+    let fair_share = state.config.max_time_ms * workers / (2 * moves.len() as u64);
+    let time_ms = requested_ms.min(fair_share).max(1);
+    let reviews: Vec<Result<(SearchReport, Line)>> =
+        futures_util::stream::iter(positions.into_iter().zip(moves.clone()))
+            .map(|(position, played)| {
+                let state = state.clone();
+                async move {
+                    state
+                        .pool
+                        .run(move |ws, stop| {
+                            let limits = Limits {
+                                depth,
+                                deadline: Some(
+                                    Instant::now() + std::time::Duration::from_millis(time_ms),
+                                ),
+                                nodes,
+                                stop: stop.clone(),
+                                ..Limits::default()
+                            };
+                            let best = position.search(&limits, ws);
+                            let mut line =
+                                position.lines(std::slice::from_ref(&played), &limits, ws, |_| {});
+                            (best, line.remove(0))
+                        })
+                        .await
+                        .inspect_err(|e| count_shed(kind, *e))
+                        .map_err(ApiError::from)
+                }
+            })
+            .buffered(state.pool.workers())
+            .collect()
+            .await;
+
+    let mut out = Vec::with_capacity(moves.len());
+    let (mut x, mut o) = (SideSummary::default(), SideSummary::default());
+    for (i, review) in reviews.into_iter().enumerate() {
+        let (best, line) = review?;
+        let review = review_move(i, &moves[i], best, line, threshold);
+        let summary = if review.side == Side::X {
+            &mut x
+        } else {
+            &mut o
+        };
+        summary.moves += 1;
+        summary.mistakes += usize::from(review.mark == Mark::Mistake);
+        summary.blunders += usize::from(review.mark == Mark::Blunder);
+        summary.average_loss += f64::from(review.loss);
+        out.push(review);
+    }
+    for s in [&mut x, &mut o] {
+        if s.moves > 0 {
+            s.average_loss /= s.moves as f64;
+        }
+    }
+    Ok(Json(AnalyzeResponse {
+        moves: out,
+        x,
+        o,
+        threshold,
+        time_ms_per_position: time_ms,
+        time_ms: crate::search::elapsed_ms(started),
+    }))
+}
+
+/// The position before each move, refusing illegal moves and moves after
+/// the game ended.
+fn replay(kind: GameKind, request: &AnalyzeRequest, moves: &[String]) -> Result<Vec<Position>> {
+    let spec = PositionSpec {
+        board: request.board.clone(),
+        moves: request.board.is_none().then(Vec::new),
+        to_move: request.to_move.map(Into::into),
+        size: request.size,
+        rules: request.rules.clone(),
+    };
+    let mut position = kind.parse(&spec)?;
+    let mut positions = Vec::with_capacity(moves.len());
+    for (i, mv) in moves.iter().enumerate() {
+        if position.describe().status != Status::Ongoing {
+            return Err(ApiError::invalid(
+                "moves",
+                format!("move {} ({mv}) comes after the game ended", i + 1),
+            ));
+        }
+        positions.push(position.clone());
+        position
+            .play(mv)
+            .map_err(|why| ApiError::invalid("moves", format!("move {} ({mv}): {why}", i + 1)))?;
+    }
+    Ok(positions)
+}
+
+fn review_move(
+    i: usize,
+    played: &str,
+    best: SearchReport,
+    line: Line,
+    threshold: i32,
+) -> MoveReview {
+    let before = best.proven.map(|p| p.result);
+    let after = line.proven.map(|p| p.result);
+    let blunder = match before {
+        Some(Outcome::Win) => after != Some(Outcome::Win),
+        Some(Outcome::Loss) => false,
+        _ => after == Some(Outcome::Loss),
+    };
+    let loss = best.score.saturating_sub(line.score).max(0);
+    let mark = if best.best_move.notation == played {
+        Mark::Best
+    } else if blunder {
+        Mark::Blunder
+    } else if loss > threshold {
+        Mark::Mistake
+    } else {
+        Mark::Good
+    };
+    MoveReview {
+        ply: i + 1,
+        side: best.to_move.into(),
+        played: played.to_owned(),
+        best_move: best.best_move.notation,
+        best_pv: best.pv,
+        score_before: best.score,
+        score_after: line.score,
+        loss,
+        proven_before: best.proven.map(Proven::from),
+        proven_after: line.proven.map(Proven::from),
+        mark,
+    }
+}

@@ -1,0 +1,200 @@
+//! A search request's controls, checked once and then run on a worker:
+//! depth, time and node budgets, multi-PV lines, strength levels and the
+//! seeded random choice. Every search route (plain, streamed, batched,
+//! analysis) goes through here.
+
+use std::time::{Duration, Instant};
+
+use super::AppState;
+use super::error::{ApiError, Result};
+use super::positions::{game_kind, in_range, search_budget};
+use super::types::{Randomize, SearchRequest, SearchResponse};
+use crate::games::level;
+use crate::games::lines::{self, Line, Rng};
+use crate::games::{GameKind, Position, SearchReport};
+use crate::search::{Limits, ProgressSink, StopFlag, Workspace};
+
+/// No node budget may exceed this.
+pub const MAX_NODES: u64 = 100_000_000_000;
+/// Lines a search may ask for: enough to score every move on the largest
+/// board.
+pub const MAX_MULTI_PV: u64 = 400;
+
+/// The margin `"randomize": true` uses, in each game's score units: about
+/// what a pawn is to chess.
+pub fn default_margin(kind: GameKind) -> i32 {
+    match kind {
+        GameKind::TicTacToe => 1,
+        GameKind::Connect4 => 2,
+        GameKind::Gomoku => 30,
+        GameKind::Othello => 60,
+    }
+}
+
+/// A checked search request.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub kind: GameKind,
+    pub position: Position,
+    pub depth: u32,
+    pub time_ms: u64,
+    pub nodes: Option<u64>,
+    /// Lines to answer with; 1 answers none.
+    pub multi_pv: usize,
+    /// Pick among moves this close to the best.
+    pub margin: Option<i32>,
+    /// Percent of moves played at random among the candidates (levels).
+    pub random_percent: u32,
+    /// Set whenever a random choice may be made.
+    pub seed: Option<u64>,
+}
+
+impl Plan {
+    /// Checks every field of `request` (a finished game is refused).
+    pub fn new(state: &AppState, request: &SearchRequest) -> Result<Self> {
+        let kind = game_kind(&request.game)?;
+        let position = kind.parse(&request.position().into_spec())?;
+        position.check_ongoing()?;
+        let level = request
+            .level
+            .map(|l| in_range("level", l, u64::from(level::MAX)))
+            .transpose()?
+            .map(|l| level::level(kind, l as u8));
+        let (mut depth, mut time_ms) = search_budget(state, kind, request.depth, request.time_ms)?;
+        if let Some(level) = level {
+            if request.depth.is_none() {
+                depth = level.depth;
+            }
+            if request.time_ms.is_none() {
+                time_ms = level.time_ms.min(state.config.max_time_ms);
+            }
+        }
+        let nodes = request
+            .nodes
+            .map(|n| in_range("nodes", n, MAX_NODES))
+            .transpose()?;
+        let multi_pv = request
+            .multi_pv
+            .map(|k| in_range("multi_pv", k, MAX_MULTI_PV))
+            .transpose()?
+            .unwrap_or(1) as usize;
+        let margin = match request.randomize {
+            None | Some(Randomize::Flag(false)) => None,
+            Some(Randomize::Flag(true)) => Some(default_margin(kind)),
+            Some(Randomize::Margin(m)) => Some(
+                i32::try_from(m)
+                    .ok()
+                    .filter(|m| (0..=2 * crate::search::WIN).contains(m))
+                    .ok_or_else(|| {
+                        ApiError::invalid(
+                            "randomize",
+                            format!(
+                                "randomize is true, false or a score margin from 0 to {}, got {m}",
+                                2 * crate::search::WIN
+                            ),
+                        )
+                    })?,
+            ),
+        };
+        let random_percent = level.map_or(0, |l| l.random_percent);
+        let seed = (margin.is_some() || random_percent > 0)
+            .then(|| request.seed.unwrap_or_else(fresh_seed));
+        Ok(Self {
+            kind,
+            position,
+            depth,
+            time_ms,
+            nodes,
+            multi_pv,
+            margin,
+            random_percent,
+            seed,
+        })
+    }
+
+    /// The limits of this plan's search, starting now.
+    pub fn limits(&self, stop: &StopFlag, progress: Option<ProgressSink>) -> Limits {
+        Limits {
+            depth: self.depth,
+            deadline: Some(Instant::now() + Duration::from_millis(self.time_ms)),
+            nodes: self.nodes,
+            spent: 0,
+            stop: stop.clone(),
+            progress,
+        }
+    }
+
+    /// Runs the search on the calling (worker) thread. `progress` hears each
+    /// completed depth of a single search, `on_line` each line of a
+    /// multi-line one.
+    pub fn run(
+        &self,
+        ws: &mut Workspace,
+        stop: &StopFlag,
+        progress: Option<ProgressSink>,
+        on_line: impl FnMut(&Line),
+    ) -> Answer {
+        let start = Instant::now();
+        let limits = self.limits(stop, progress);
+        let mut rng = self.seed.map(Rng::new);
+        let random_move = rng.as_mut().is_some_and(|r| {
+            self.random_percent > 0 && (r.below(100) as u32) < self.random_percent
+        });
+        if self.multi_pv == 1 && self.margin.is_none() && !random_move {
+            return Answer {
+                report: self.position.search(&limits, ws),
+                lines: None,
+                seed: self.seed,
+            };
+        }
+        let legal = self.position.describe().legal_moves;
+        let moves = if self.multi_pv >= legal.len() {
+            legal
+        } else {
+            self.position.candidate_moves()
+        };
+        let lines = self.position.lines(&moves, &limits, ws, on_line);
+        if lines.is_empty() {
+            // Only when no listed move could be played: search as usual.
+            return Answer {
+                report: self.position.search(&limits, ws),
+                lines: None,
+                seed: self.seed,
+            };
+        }
+        let chosen = match (rng.as_mut(), self.margin) {
+            (Some(r), _) if random_move => r.below(lines.len()),
+            (Some(r), Some(margin)) => lines::choose(&lines, margin, r),
+            _ => 0,
+        };
+        let report = lines::report_of_lines(&self.position, &lines, chosen, start);
+        Answer {
+            report,
+            lines: (self.multi_pv > 1).then(|| lines.into_iter().take(self.multi_pv).collect()),
+            seed: self.seed,
+        }
+    }
+}
+
+/// What a plan's search found.
+#[derive(Clone, Debug)]
+pub struct Answer {
+    pub report: SearchReport,
+    pub lines: Option<Vec<Line>>,
+    pub seed: Option<u64>,
+}
+
+impl From<Answer> for SearchResponse {
+    fn from(a: Answer) -> Self {
+        let mut response = SearchResponse::from(a.report);
+        response.lines = a.lines.map(|l| l.into_iter().map(Into::into).collect());
+        response.seed = a.seed;
+        response
+    }
+}
+
+/// A seed for a client that gave none: below 2^53, so JavaScript clients
+/// can send it back exactly.
+fn fresh_seed() -> u64 {
+    uuid::Uuid::new_v4().as_u64_pair().0 >> 11
+}

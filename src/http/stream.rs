@@ -1,0 +1,123 @@
+//! `POST /v1/search/stream`: a search answered as Server-Sent Events, one
+//! event per completed depth (or per line with `multi_pv`), then the
+//! result. Closing the connection stops the search and frees its worker.
+
+use std::convert::Infallible;
+use std::time::Instant;
+
+use axum::extract::State;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use futures_util::Stream;
+use serde::Serialize;
+use tokio::sync::mpsc;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::controls::Plan;
+use super::error::{ApiError, Problem, Result};
+use super::positions::{count_shed, finished};
+use super::types::{LineBody, SearchRequest, SearchResponse};
+use super::{AppState, Json};
+use crate::search::{Progress, ProgressSink};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(stream_search))
+}
+
+/// The `depth` event: one completed iteration.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct DepthEvent {
+    pub depth: u32,
+    /// The side to move's view, as in the result.
+    pub score: i32,
+    /// The expected line so far, best move first.
+    pub pv: Vec<String>,
+    /// Nodes so far.
+    pub nodes: u64,
+    /// Milliseconds since the search started.
+    pub time_ms: u64,
+}
+
+fn event(name: &'static str, data: &impl Serialize) -> Event {
+    Event::default()
+        .event(name)
+        .json_data(data)
+        .unwrap_or_else(|_| Event::default().event(name))
+}
+
+/// Search a position, streaming each completed depth.
+///
+/// Server-Sent Events (`curl -N`): `depth` events (`DepthEvent`) as each
+/// iteration completes, or `line` events (`LineBody`) with `multi_pv`
+/// above 1; then one `result` event (`SearchResponse`), or an `error`
+/// event (`Problem`) if the search failed. Errors found before the search
+/// starts are ordinary problem+json answers.
+#[utoipa::path(
+    post,
+    path = "/v1/search/stream",
+    tag = "search",
+    request_body = SearchRequest,
+    responses(
+        (status = 200, description = "`text/event-stream`: `depth` (DepthEvent) or `line` (LineBody) events, then `result` (SearchResponse) or `error` (Problem)", body = String, content_type = "text/event-stream"),
+        (status = 400, description = "Malformed JSON, wrong types or unknown fields", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "An API key is required (`GAMEAI_API_KEY`) and was missing or wrong", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "The body is larger than the server accepts", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "The body is not JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A position that cannot exist, a finished game, or a value out of range", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "Every worker is busy and the queue is full; retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+async fn stream_search(
+    State(state): State<AppState>,
+    Json(request): Json<SearchRequest>,
+) -> Result<Sse<impl Stream<Item = std::result::Result<Event, Infallible>>>> {
+    let plan = Plan::new(&state, &request)?;
+    let kind = plan.kind;
+    let (tx, rx) = mpsc::unbounded_channel::<Event>();
+    let start = Instant::now();
+    let depth_tx = tx.clone();
+    let sink = ProgressSink::new(move |p: Progress| {
+        let _ = depth_tx.send(event(
+            "depth",
+            &DepthEvent {
+                depth: p.depth,
+                score: p.score,
+                pv: p.pv,
+                nodes: p.nodes,
+                time_ms: crate::search::elapsed_ms(start),
+            },
+        ));
+    });
+    let line_tx = tx.clone();
+    let running = state
+        .pool
+        .start(move |ws, stop| {
+            plan.run(ws, stop, Some(sink), |line| {
+                let _ = line_tx.send(event("line", &LineBody::from(line.clone())));
+            })
+        })
+        .inspect_err(|e| count_shed(kind, *e))?;
+    tokio::spawn(async move {
+        tokio::select! {
+            answer = running.answer() => {
+                let last = match answer {
+                    Ok(answer) => {
+                        finished(kind, &answer.report);
+                        event("result", &SearchResponse::from(answer))
+                    }
+                    Err(e) => event("error", &ApiError::from(e).into_problem()),
+                };
+                let _ = tx.send(last);
+            }
+            // The client left: dropping the running search stops it.
+            () = tx.closed() => {}
+        }
+    });
+    let events =
+        futures_util::stream::unfold(
+            rx,
+            |mut rx| async move { rx.recv().await.map(|e| (Ok(e), rx)) },
+        );
+    Ok(Sse::new(events).keep_alive(KeepAlive::default()))
+}
