@@ -45,6 +45,7 @@ async fn the_play_page_in_a_real_browser() {
     }
     let started = Instant::now();
     let shots = screenshot_dir();
+    let _ = std::fs::remove_file(shots.join("failure.png"));
     let profile = temp_dir("gameai-chromium-profile");
     // One worker and no queue: a second search at once is refused (503).
     let server = Server::start(&[("GAMEAI_WORKERS", "1"), ("GAMEAI_QUEUE", "0")]);
@@ -420,6 +421,20 @@ async fn othello_illegal_then_legal(b: &Browser, shots: &Path) -> Result<()> {
 }
 
 async fn connect4_move(b: &Browser, shots: &Path) -> Result<()> {
+    // Playing O: the AI opens as soon as the game starts.
+    new_game(b, "connect4", &[("side", "O"), ("time-ms", "300")]).await?;
+    b.wait_for(
+        "the AI's opening",
+        "return document.getElementById('status').dataset.state === 'your-turn' && document.querySelectorAll('#moves li').length === 1",
+        WAIT,
+    )
+    .await?;
+    let status = text(b, "status").await?;
+    check(
+        status.contains("as X (red)") && status.contains("you play O (yellow)"),
+        format!("the AI opened for X: {status:?}"),
+    )?;
+
     new_game(b, "connect4", &[("side", "X"), ("time-ms", "300")]).await?;
     check(count(b, "[data-cell]").await? == 7, "seven column buttons")?;
     play(b, "4", 2).await?;

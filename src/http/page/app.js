@@ -154,7 +154,7 @@
     try {
       await fn({ signal: controller.signal, live: () => token === state.action });
     } catch (e) {
-      ok = false;
+      ok = e.name === 'AbortError' ? null : false;
       if (e.name !== 'AbortError' && token === state.action) {
         showError(e, () => run(busy, fn, { force }));
       }
@@ -228,6 +228,7 @@
       // Ask the server whether the move is legal and what it does to the board.
       const moves = session.moves.concat([notation]);
       const after = await api('POST', '/v1/position', positionBody(session, moves), ctx);
+      if (!ctx.live()) return; // a new game replaced this one meanwhile
       state.pending = null;
       showBoard(after.board, moves, notation);
       state.shownToMove = after.to_move;
@@ -290,6 +291,7 @@
       // The same strength as the AI's.
       const body = { ...positionBody(session, session.moves), depth: session.ai.depth, time_ms: session.ai.time_ms };
       const report = await api('POST', '/v1/search', body, ctx);
+      if (!ctx.live()) return;
       state.hint = { notation: report.best_move.notation, report };
       state.search = { report, label: `Hint for ${report.to_move} (not played): ${report.best_move.notation}` };
     });
@@ -297,6 +299,7 @@
 
   /** Takes a session answer as the truth and draws it. */
   async function adopt(session, ctx, { animate = true } = {}) {
+    if (!ctx.live()) return; // a new game replaced this one meanwhile
     const before = state.shown;
     state.session = session;
     state.shownToMove = null;
