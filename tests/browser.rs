@@ -431,7 +431,9 @@ async fn connect4_move(b: &Browser, shots: &Path) -> Result<()> {
     .await?;
     let status = text(b, "status").await?;
     check(
-        status.contains("as X (red)") && status.contains("you play O (yellow)"),
+        status.contains("The AI played in column")
+            && status.contains("as X (red)")
+            && status.contains("you play O (yellow)"),
         format!("the AI opened for X: {status:?}"),
     )?;
 

@@ -16,7 +16,7 @@
   const KEY_STORE = 'gameai.apiKey';
   const LEGENDS = {
     tictactoe: 'Shaded square: the last move.',
-    connect4: 'Red dot: the last move. Dashed rings: where your disc would land.',
+    connect4: 'White dot: the last move. Dashed rings: where your disc would land.',
     gomoku: 'Red dot: the last move.',
     othello: 'Red dot: the last move. Blue dot: the discs it turned. Dark dots: your legal moves.',
   };
@@ -730,7 +730,8 @@
     // Say what the AI just played (the board alone does not tell a screen reader).
     const lastAi = s && s.ai_search && !state.busy && sameBoard(state.shown, s.board) ? s.ai_search : null;
     if (lastAi && mode !== 'thinking') {
-      const played = lastAi.best_move.pass ? 'passed' : `played ${lastAi.best_move.notation}`;
+      const where = state.game.name === 'connect4' ? `in column ${lastAi.best_move.notation}` : lastAi.best_move.notation;
+      const played = lastAi.best_move.pass ? 'passed' : `played ${where}`;
       text = `The AI ${played} as ${sideName(lastAi.to_move)}. ${text}`;
     }
     // A request of the player's own is on its way.
