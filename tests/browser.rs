@@ -65,7 +65,8 @@ async fn the_play_page_in_a_real_browser() {
         queue_full_then_recovery(&browser, &server, &shots).await?;
         keyboard_play(&browser).await?;
         phone_width(&browser, &shots).await?;
-        api_key_prompt(&browser, &shots).await
+        api_key_prompt(&browser, &shots).await?;
+        no_script_errors(&browser).await
     }
     .await;
     if let Err(e) = outcome {
@@ -597,6 +598,23 @@ async fn api_key_prompt(b: &Browser, shots: &Path) -> Result<()> {
     check(
         curl.contains("Bearer $GAMEAI_API_KEY") && !curl.contains("s3cret"),
         format!("curl names the key without showing it: {curl:?}"),
+    )
+}
+
+/// The console holds no script error and no refusal by the page's content
+/// security policy; the service's refusals (4xx, 503) are logged by the
+/// browser as failed loads, and those are expected here.
+async fn no_script_errors(b: &Browser) -> Result<()> {
+    let unexpected: Vec<String> = b
+        .console()
+        .await?
+        .into_iter()
+        .filter(|m| m.starts_with("SEVERE") || m.starts_with("WARNING"))
+        .filter(|m| !m.contains("Failed to load resource"))
+        .collect();
+    check(
+        unexpected.is_empty(),
+        format!("console errors: {unexpected:#?}"),
     )
 }
 

@@ -1,6 +1,7 @@
 //! Just enough of the W3C WebDriver protocol to drive headless chromium
 //! through chromedriver: sessions, navigation, finding and clicking
-//! elements, typing, running a script, window size and screenshots.
+//! elements, typing, keys, running a script, window size, screenshots and
+//! the console.
 //!
 //! It speaks JSON over the `reqwest` client the other tests already use, so
 //! the browser test adds no dependency (a full client such as `fantoccini`
@@ -86,6 +87,7 @@ impl Browser {
         ];
         let capabilities = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
+            "goog:loggingPrefs": {"browser": "ALL"},
             "goog:chromeOptions": {"binary": chromium.display().to_string(), "args": args},
         }}});
         let created = browser
@@ -221,6 +223,28 @@ impl Browser {
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
+    }
+
+    /// The page's console messages since the last call, as `LEVEL message`
+    /// (chromedriver's own extension to the protocol).
+    pub async fn console(&self) -> Result<Vec<String>> {
+        let entries = self
+            .command("POST", "/se/log", Some(json!({"type": "browser"})))
+            .await?;
+        Ok(entries
+            .as_array()
+            .map(|list| {
+                list.iter()
+                    .map(|e| {
+                        format!(
+                            "{} {}",
+                            e["level"].as_str().unwrap_or("?"),
+                            e["message"].as_str().unwrap_or("")
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default())
     }
 
     pub async fn set_window_size(&self, width: u32, height: u32) -> Result<()> {
