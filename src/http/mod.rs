@@ -8,6 +8,7 @@ mod controls;
 mod error;
 mod health;
 pub mod metrics;
+mod page;
 mod positions;
 mod sessions;
 mod stream;
@@ -166,6 +167,8 @@ pub fn openapi_yaml() -> String {
 pub fn app(state: AppState) -> Router {
     let config = Arc::clone(&state.config);
     let (routes, _) = api_router().split_for_parts();
+    // The play page is not an API route: it stays out of the document.
+    let routes = routes.merge(page::router());
     // Requests may wait for a worker before searching for up to the cap.
     let request_timeout =
         Duration::from_millis(config.max_time_ms.saturating_mul(2).saturating_add(30_000));

@@ -1,0 +1,1009 @@
+// The play page: a client of the public API, written so a frontend developer
+// can copy how it calls the service. The server is the authority on rules:
+// the page sends moves and draws what the server answers.
+//
+// Calls: GET /v1/games (options and limits), POST /v1/sessions (a game kept
+// on the server; the AI replies inside POST /v1/sessions/{id}/moves),
+// POST /v1/sessions/{id}/ai-move (AI against AI), /undo, DELETE, POST
+// /v1/position (checks the player's move at once and draws it, and gives
+// renju's forbidden points), POST /v1/search (the hint).
+'use strict';
+
+(() => {
+  const SVG = 'http://www.w3.org/2000/svg';
+  const MARGIN = 0.7; // room for coordinates above and left of the board, in cells
+  const PAD = 0.3; // and below and right of it, for the frame
+  const KEY_STORE = 'gameai.apiKey';
+  const LEGENDS = {
+    tictactoe: 'Shaded square: the last move.',
+    connect4: 'White dot: the last move. Dashed rings: where your disc would land.',
+    gomoku: 'Red dot: the last move.',
+    othello: 'Red dot: the last move. Blue dot: the discs it turned. Dark dots: your legal moves.',
+  };
+  const SETTINGS_STORE = 'gameai.settings';
+
+  const $ = (id) => document.getElementById(id);
+  const el = {
+    setup: $('setup'), game: $('game'), size: $('size'), sizeField: $('size-field'),
+    rules: $('rules'), rulesField: $('rules-field'), side: $('side'),
+    byDepth: $('by-depth'), byTime: $('by-time'), depth: $('depth'), timeMs: $('time-ms'),
+    depthHint: $('depth-hint'), timeHint: $('time-hint'),
+    status: $('status'), statusBox: $('status-box'), elapsed: $('elapsed'), error: $('error'), errorText: $('error-text'), errorClose: $('error-close'),
+    auth: $('auth'), apiKey: $('api-key'), apiKeyForget: $('api-key-forget'),
+    board: $('board'), undo: $('undo'), hint: $('hint'), pass: $('pass'), pause: $('pause'),
+    restart: $('restart'), legend: $('legend'), searchWho: $('search-who'), pv: $('pv'), moves: $('moves'),
+    curl: $('curl'), copyCurl: $('copy-curl'),
+    sDepth: $('s-depth'), sScore: $('s-score'), sNodes: $('s-nodes'), sTime: $('s-time'),
+    sNps: $('s-nps'), sStopped: $('s-stopped'),
+  };
+
+  const state = {
+    games: [],
+    maxTimeMs: 10000,
+    apiKey: readStore(KEY_STORE) || '',
+    session: null,
+    game: null, // the GameBody of the session's game
+    shown: null, // the board as drawn now (rows), which may run ahead of the session
+    shownMoves: [], // the moves that board has
+    forbidden: [],
+    hint: null, // {notation, report}
+    pending: null, // the player's move on its way to the server
+    lastMove: null,
+    flipped: new Set(),
+    animate: null, // {placed: Set, flipped: Set} for the next draw only
+    search: null, // {report, label}
+    busy: null, // 'thinking' | 'loading' | null
+    busySince: 0,
+    action: 0,
+    controller: null,
+    startMoves: null,
+    shownToMove: null, // the side to move on the board drawn, when it runs ahead of the session
+    autoplay: false,
+    loop: 0,
+    paused: false,
+    focus: 0, // index of the board button that takes Tab
+    overlayKey: '',
+    retry: null,
+  };
+
+  // ---------- the API ----------
+
+  class ApiError extends Error {
+    constructor(status, problem, message) {
+      super(message);
+      this.status = status;
+      this.problem = problem;
+    }
+  }
+
+  /** Calls the API; shows the call as curl unless `quiet` (helper calls). */
+  async function api(method, path, body, { signal, quiet } = {}) {
+    const headers = { accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (state.apiKey) headers.authorization = `Bearer ${state.apiKey}`;
+    if (!quiet) el.curl.textContent = curlFor(method, path, body);
+    let response;
+    try {
+      response = await fetch(path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal,
+      });
+    } catch (e) {
+      if (e.name === 'AbortError') throw e;
+      throw new ApiError(0, null, `The service could not be reached (${e.message}). Is it running?`);
+    }
+    const text = await response.text();
+    let data = null;
+    try {
+      data = text ? JSON.parse(text) : null;
+    } catch {
+      data = null;
+    }
+    if (!response.ok) {
+      throw new ApiError(response.status, data, problemMessage(response, data));
+    }
+    return data;
+  }
+
+  /** A person's reading of a problem+json answer. */
+  function problemMessage(response, problem) {
+    let message = (problem && problem.detail) || `${response.status} ${response.statusText}`.trim();
+    if (!/[.!?]$/.test(message)) message += '.';
+    if (problem && Array.isArray(problem.errors)) {
+      for (const e of problem.errors) {
+        if (e && e.message && !message.includes(e.message)) message += ` ${e.field}: ${e.message}.`;
+      }
+    }
+    if (response.status === 503) {
+      const retry = response.headers.get('retry-after');
+      message += retry ? ` Try again in ${retry} s.` : ' Try again shortly.';
+    }
+    return message;
+  }
+
+  function curlFor(method, path, body) {
+    const quote = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
+    const implied = method === 'GET' || (method === 'POST' && body !== undefined);
+    const parts = [`curl -s${implied ? '' : ` -X ${method}`} ${quote(location.origin + path)}`];
+    if (state.apiKey) parts.push('-H "authorization: Bearer $GAMEAI_API_KEY"');
+    if (body !== undefined) {
+      parts.push("-H 'content-type: application/json'");
+      parts.push(`-d ${quote(JSON.stringify(body))}`);
+    }
+    return parts.join(' \\\n  ');
+  }
+
+  // ---------- actions ----------
+
+  /**
+   * Runs one user action at a time, with the page busy meanwhile; every
+   * failure ends as a readable message, never a stuck page. `force` (new
+   * game) cancels the action in flight.
+   */
+  async function run(busy, fn, { force = false } = {}) {
+    if (state.busy && !force) return null; // one action at a time
+    if (state.controller) state.controller.abort();
+    const token = ++state.action;
+    const controller = new AbortController();
+    state.controller = controller;
+    setBusy(busy);
+    clearError();
+    let ok = true;
+    try {
+      await fn({ signal: controller.signal, live: () => token === state.action });
+    } catch (e) {
+      ok = e.name === 'AbortError' ? null : false;
+      if (e.name !== 'AbortError' && token === state.action) {
+        showError(e, () => run(busy, fn, { force }));
+      }
+    } finally {
+      if (token === state.action) {
+        state.controller = null;
+        state.pending = null;
+        setBusy(null);
+        render();
+      }
+    }
+    return ok;
+  }
+
+  function settings() {
+    const game = state.games.find((g) => g.name === el.game.value) || state.games[0];
+    const s = { game: game.name, side: el.side.value, strength: el.byTime.checked ? 'time' : 'depth' };
+    if (game.sizes.length > 1) s.size = Number(el.size.value);
+    if (game.rules.length > 1) s.rules = el.rules.value;
+    s.depth = clampInt(el.depth.value, 1, game.max_depth, game.default_depth);
+    s.time_ms = clampInt(el.timeMs.value, 1, state.maxTimeMs, Math.min(game.default_time_ms, state.maxTimeMs));
+    return s;
+  }
+
+  function newGame() {
+    const s = settings();
+    writeStore(SETTINGS_STORE, JSON.stringify(s));
+    const ai = { plays: s.side === 'X' ? 'O' : s.side === 'O' ? 'X' : 'both' };
+    // By time: as deep as the game allows within the time. By depth: the
+    // game's default time stays the safety limit.
+    if (s.strength === 'time') Object.assign(ai, { time_ms: s.time_ms, depth: state.games.find((g) => g.name === s.game).max_depth });
+    else ai.depth = s.depth;
+    const body = { game: s.game, ai };
+    if (s.size !== undefined) body.size = s.size;
+    if (s.rules !== undefined) body.rules = s.rules;
+    if (state.startMoves && state.startMoves.length) body.moves = state.startMoves;
+    state.startMoves = null; // only the first game starts from a link's moves
+
+    const old = state.session;
+    state.autoplay = s.side === 'ai';
+    state.paused = false;
+    state.session = null;
+    state.shownToMove = null;
+    state.game = state.games.find((g) => g.name === s.game);
+    state.shown = emptyBoard(state.game, s.size);
+    state.shownMoves = [];
+    state.search = null;
+    state.hint = null;
+    state.forbidden = [];
+    state.lastMove = null;
+    state.flipped = new Set();
+    render();
+    if (old) {
+      // Free the old game on the server; a failure here changes nothing for the player.
+      api('DELETE', `/v1/sessions/${old.id}`, undefined, { quiet: true }).catch(() => {});
+    }
+    const aiFirst = ai.plays === 'X' || ai.plays === 'both';
+    run(aiFirst ? 'thinking' : 'loading', async (ctx) => {
+      const session = await api('POST', '/v1/sessions', body, ctx);
+      await adopt(session, ctx);
+    }, { force: true }).then(() => autoplay());
+  }
+
+  /** The player's move: checked and drawn at once, then sent to the session. */
+  function play(notation) {
+    const session = state.session;
+    if (!session || !isPlayersTurn()) return;
+    run('loading', async (ctx) => {
+      state.pending = notation;
+      render();
+      // Ask the server whether the move is legal and what it does to the board.
+      const moves = session.moves.concat([notation]);
+      const after = await api('POST', '/v1/position', positionBody(session, moves), ctx);
+      if (!ctx.live()) return; // a new game replaced this one meanwhile
+      state.pending = null;
+      showBoard(after.board, moves, notation);
+      state.shownToMove = after.to_move;
+      state.forbidden = [];
+      state.hint = null;
+      if (after.status === 'ongoing' && aiPlays(session, after.to_move)) setBusy('thinking');
+      render();
+      const reply = await api('POST', `/v1/sessions/${session.id}/moves`,
+        { move: notation, expected_version: session.version }, ctx);
+      await adopt(reply, ctx);
+    }).then((ok) => {
+      if (ok === false) restoreSessionBoard();
+    });
+  }
+
+  function aiMove() {
+    const session = state.session;
+    if (!session || session.status !== 'ongoing') return Promise.resolve(false);
+    return run('thinking', async (ctx) => {
+      const reply = await api('POST', `/v1/sessions/${session.id}/ai-move`,
+        { expected_version: session.version }, ctx);
+      await adopt(reply, ctx);
+    });
+  }
+
+  /** AI against AI: one move after another until the end or a pause. */
+  async function autoplay() {
+    const loop = ++state.loop; // a newer loop (Resume, New game) replaces this one
+    const running = () => loop === state.loop && state.autoplay && !state.paused
+      && state.session && state.session.status === 'ongoing';
+    while (running()) {
+      await sleep(350); // time to see each move
+      if (!running() || state.busy) return;
+      const ok = await aiMove();
+      if (ok === false && loop === state.loop) {
+        state.paused = true; // an error pauses; Resume tries again
+        render();
+        return;
+      }
+      if (ok === null) return;
+    }
+  }
+
+  function undo() {
+    const session = state.session;
+    if (!session || session.moves.length === 0) return;
+    if (state.autoplay) state.paused = true;
+    run('loading', async (ctx) => {
+      const reply = await api('POST', `/v1/sessions/${session.id}/undo`,
+        { expected_version: session.version }, ctx);
+      state.search = null;
+      await adopt(reply, ctx, { animate: false });
+    });
+  }
+
+  function hint() {
+    const session = state.session;
+    if (!session || !isPlayersTurn()) return;
+    run('hint', async (ctx) => {
+      // The same strength as the AI's.
+      const body = { ...positionBody(session, session.moves), depth: session.ai.depth, time_ms: session.ai.time_ms };
+      const report = await api('POST', '/v1/search', body, ctx);
+      if (!ctx.live()) return;
+      state.hint = { notation: report.best_move.notation, report };
+      state.search = { report, label: `Hint for ${report.to_move} (not played): ${report.best_move.notation}` };
+    });
+  }
+
+  /** Takes a session answer as the truth and draws it. */
+  async function adopt(session, ctx, { animate = true } = {}) {
+    if (!ctx.live()) return; // a new game replaced this one meanwhile
+    const before = state.shown;
+    state.session = session;
+    state.shownToMove = null;
+    state.pending = null;
+    state.hint = null;
+    if (session.ai_search) {
+      const r = session.ai_search;
+      state.search = { report: r, label: `The AI's search for ${r.to_move}: it played ${r.best_move.notation}` };
+    }
+    const last = session.moves.length ? session.moves[session.moves.length - 1] : null;
+    if (animate) showBoard(session.board, session.moves, last, before);
+    else {
+      state.shown = session.board;
+      state.shownMoves = session.moves.slice();
+      state.lastMove = last;
+      state.flipped = new Set();
+    }
+    state.forbidden = [];
+    if (session.rules === 'renju' && session.status === 'ongoing' && session.to_move === 'X') {
+      const described = await api('POST', '/v1/position', positionBody(session, session.moves), { ...ctx, quiet: true });
+      if (ctx.live()) state.forbidden = described.forbidden || [];
+    }
+  }
+
+  /** Draws `board` after `move`, marking what it changed since the last drawing. */
+  function showBoard(board, moves, move, before = state.shown) {
+    const placed = new Set();
+    const flipped = new Set();
+    if (before && before.length === board.length) {
+      board.forEach((row, r) => {
+        for (let c = 0; c < row.length; c++) {
+          const was = before[r][c];
+          const now = row[c];
+          if (was === now || now === '.') continue;
+          (was === '.' ? placed : flipped).add(`${r},${c}`);
+        }
+      });
+    }
+    state.shown = board;
+    state.shownMoves = moves.slice();
+    state.lastMove = move;
+    state.flipped = flipped;
+    state.animate = { placed, flipped };
+  }
+
+  function restoreSessionBoard() {
+    const s = state.session;
+    if (!s) return;
+    state.shown = s.board;
+    state.shownToMove = null;
+    state.shownMoves = s.moves.slice();
+    state.lastMove = s.moves.length ? s.moves[s.moves.length - 1] : null;
+    state.flipped = new Set();
+    render();
+  }
+
+  // ---------- rules the page needs to know (only to draw) ----------
+
+  function positionBody(session, moves) {
+    const body = { game: session.game, moves };
+    if (state.game && state.game.sizes.length > 1) body.size = session.size;
+    if (session.rules) body.rules = session.rules;
+    return body;
+  }
+
+  function aiPlays(session, side) {
+    return session.ai.plays === 'both' || session.ai.plays === side;
+  }
+
+  function isPlayersTurn() {
+    const s = state.session;
+    return Boolean(s) && s.status === 'ongoing' && !aiPlays(s, s.to_move) && !state.busy;
+  }
+
+  function playerSide(session) {
+    if (session.ai.plays === 'X') return 'O';
+    if (session.ai.plays === 'O') return 'X';
+    return null;
+  }
+
+  function emptyBoard(game, size) {
+    if (game.sizes.length > 1 && size) return Array.from({ length: size }, () => '.'.repeat(size));
+    return game.start.slice();
+  }
+
+  /** `b3` → {row: 2, col: 1}; Connect Four's column digits are not cells. */
+  function parseCell(notation) {
+    const m = /^([a-z])(\d+)$/.exec(notation || '');
+    if (!m) return null;
+    return { row: Number(m[2]) - 1, col: m[1].charCodeAt(0) - 97 };
+  }
+
+  function cellName(row, col) {
+    return String.fromCharCode(97 + col) + String(row + 1);
+  }
+
+  /** Where a move sits on the board drawn now (Connect Four: its column's top disc). */
+  function cellOf(notation, board) {
+    if (state.game && state.game.name === 'connect4' && /^\d$/.test(notation || '')) {
+      const col = Number(notation) - 1;
+      for (let row = 0; row < board.length; row++) if (board[row][col] !== '.') return { row, col };
+      return null;
+    }
+    return parseCell(notation);
+  }
+
+  function sideName(side, game) {
+    const name = game || (state.game && state.game.name);
+    if (name === 'gomoku' || name === 'othello') return side === 'X' ? 'X (black)' : 'O (white)';
+    if (name === 'connect4') return side === 'X' ? 'X (red)' : 'O (yellow)';
+    return side;
+  }
+
+  // ---------- drawing ----------
+
+  function render() {
+    renderBoard();
+    renderStatus();
+    renderControls();
+    renderSearch();
+    renderMoves();
+  }
+
+  function svg(name, attrs, parent) {
+    const node = document.createElementNS(SVG, name);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+
+  function renderBoard() {
+    const game = state.game;
+    const board = state.shown;
+    if (!game || !board) return;
+    const rows = board.length;
+    const cols = board[0].length;
+    const kind = game.name;
+    const w = cols + MARGIN + PAD;
+    const h = rows + MARGIN + PAD;
+    el.board.className = `board board-${kind}`;
+    el.legend.textContent = LEGENDS[kind] + (state.session && state.session.rules === 'renju' ? ' Red ×: forbidden for black.' : '');
+    el.board.style.aspectRatio = `${w} / ${h}`;
+
+    const root = svg('svg', {
+      viewBox: `${-MARGIN} ${-MARGIN} ${w} ${h}`,
+      'aria-hidden': 'true',
+      focusable: 'false',
+      class: 'drawing',
+    });
+    const animate = state.animate;
+    state.animate = null;
+    drawGrid(root, kind, rows, cols);
+
+    const session = state.session;
+    const playerTurn = isPlayersTurn();
+    const legal = new Set(session && playerTurn ? session.legal_moves : []);
+    const last = state.lastMove ? cellOf(state.lastMove, board) : null;
+    const winning = session && session.status === 'win' && sameBoard(board, session.board)
+      ? session.winning_line.map(parseCell).filter(Boolean) : [];
+    const winSet = new Set(winning.map((p) => `${p.row},${p.col}`));
+
+    if (last && kind === 'tictactoe') {
+      svg('rect', { x: last.col + 0.06, y: last.row + 0.06, width: 0.88, height: 0.88, rx: 0.06, class: 'last-move' }, root);
+    }
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < cols; c++) {
+        const piece = board[r][c];
+        if (piece === '.') continue;
+        const key = `${r},${c}`;
+        const classes = [];
+        if (animate && animate.placed.has(key)) classes.push(kind === 'connect4' ? 'drop' : 'place');
+        if (animate && animate.flipped.has(key)) classes.push('flip');
+        if (winSet.has(key)) classes.push('winning');
+        drawPiece(root, kind, piece, r, c, classes, rows);
+        if (state.flipped.has(key)) svg('circle', { cx: c + 0.5, cy: r + 0.5, r: 0.09, class: `flip-mark on-${piece}` }, root);
+      }
+    }
+    // Marks: legal moves, forbidden points, the last move, the hint, the pending move.
+    if (kind === 'othello') {
+      for (const m of legal) {
+        const p = parseCell(m);
+        if (p) svg('circle', { cx: p.col + 0.5, cy: p.row + 0.5, r: 0.12, class: 'legal-dot' }, root);
+      }
+    }
+    if (kind === 'connect4' && playerTurn) {
+      for (const m of legal) {
+        const col = Number(m) - 1;
+        let row = rows - 1;
+        while (row >= 0 && board[row][col] !== '.') row--;
+        if (row >= 0) svg('circle', { cx: col + 0.5, cy: row + 0.5, r: 0.2, class: 'legal-ring' }, root);
+      }
+    }
+    for (const f of state.forbidden) {
+      const p = parseCell(f);
+      if (!p) continue;
+      const x = p.col + 0.5;
+      const y = p.row + 0.5;
+      const d = 0.18;
+      const g = svg('g', { class: 'forbidden' }, root);
+      svg('line', { x1: x - d, y1: y - d, x2: x + d, y2: y + d }, g);
+      svg('line', { x1: x - d, y1: y + d, x2: x + d, y2: y - d }, g);
+    }
+    if (last && kind !== 'tictactoe') {
+      svg('circle', { cx: last.col + 0.5, cy: last.row + 0.5, r: kind === 'gomoku' ? 0.13 : 0.16, class: `last-dot on-${board[last.row][last.col]}` }, root);
+    }
+    if (winning.length >= 2) {
+      let [a, b] = [winning[0], winning[1]];
+      let best = -1;
+      for (const p of winning) {
+        for (const q of winning) {
+          const d = (p.row - q.row) ** 2 + (p.col - q.col) ** 2;
+          if (d > best) { best = d; a = p; b = q; }
+        }
+      }
+      svg('line', { x1: a.col + 0.5, y1: a.row + 0.5, x2: b.col + 0.5, y2: b.row + 0.5, class: 'win-line' }, root);
+    }
+    if (state.hint) {
+      const p = cellOf(state.hint.notation, board) || hintColumnCell(state.hint.notation, board);
+      if (p) svg('circle', { cx: p.col + 0.5, cy: p.row + 0.5, r: 0.36, class: 'hint-ring' }, root);
+    }
+    if (state.pending && session) {
+      const p = parseCell(state.pending) || hintColumnCell(state.pending, board);
+      if (p) drawPiece(root, kind, session.to_move, p.row, p.col, ['pending'], rows);
+    }
+
+    const old = el.board.querySelector('svg');
+    if (old) old.replaceWith(root);
+    else el.board.prepend(root);
+    renderOverlay(kind, rows, cols, board, legal, playerTurn);
+  }
+
+  /** The empty cell a Connect Four column move would fill. */
+  function hintColumnCell(notation, board) {
+    if (!/^\d$/.test(notation || '')) return null;
+    const col = Number(notation) - 1;
+    for (let row = board.length - 1; row >= 0; row--) if (board[row][col] === '.') return { row, col };
+    return null;
+  }
+
+  function sameBoard(a, b) {
+    return a.length === b.length && a.every((row, i) => row === b[i]);
+  }
+
+  function drawGrid(root, kind, rows, cols) {
+    const labels = svg('g', { class: 'labels' }, root);
+    const text = (x, y, s) => {
+      const t = svg('text', { x, y, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, labels);
+      t.textContent = s;
+    };
+    if (kind === 'connect4') {
+      svg('rect', { x: -0.12, y: -0.12, width: cols + 0.24, height: rows + 0.24, rx: 0.25, class: 'frame' }, root);
+      for (let r = 0; r < rows; r++) {
+        for (let c = 0; c < cols; c++) svg('circle', { cx: c + 0.5, cy: r + 0.5, r: 0.4, class: 'hole' }, root);
+      }
+      for (let c = 0; c < cols; c++) text(c + 0.5, -MARGIN / 2 - 0.08, String(c + 1));
+      return;
+    }
+    const lines = svg('g', { class: 'lines' }, root);
+    if (kind === 'gomoku') {
+      root.prepend(svg('rect', { x: -0.25, y: -0.25, width: cols + 0.5, height: rows + 0.5, class: 'wood' }));
+      for (let i = 0; i < rows; i++) svg('line', { x1: 0.5, y1: i + 0.5, x2: cols - 0.5, y2: i + 0.5 }, lines);
+      for (let i = 0; i < cols; i++) svg('line', { x1: i + 0.5, y1: 0.5, x2: i + 0.5, y2: rows - 0.5 }, lines);
+      const stars = rows === 15 ? [3, 7, 11] : rows === 19 ? [3, 9, 15] : [3, 16];
+      for (const r of stars) {
+        for (const c of stars) svg('circle', { cx: c + 0.5, cy: r + 0.5, r: 0.08, class: 'star' }, root);
+      }
+    } else if (kind === 'othello') {
+      root.prepend(svg('rect', { x: 0, y: 0, width: cols, height: rows, class: 'felt' }));
+      for (let i = 0; i <= rows; i++) svg('line', { x1: 0, y1: i, x2: cols, y2: i }, lines);
+      for (let i = 0; i <= cols; i++) svg('line', { x1: i, y1: 0, x2: i, y2: rows }, lines);
+      for (const r of [2, 6]) for (const c of [2, 6]) svg('circle', { cx: c, cy: r, r: 0.06, class: 'star' }, root);
+    } else {
+      root.prepend(svg('rect', { x: 0, y: 0, width: cols, height: rows, class: 'paper' }));
+      for (let i = 1; i < rows; i++) svg('line', { x1: 0.08, y1: i, x2: cols - 0.08, y2: i }, lines);
+      for (let i = 1; i < cols; i++) svg('line', { x1: i, y1: 0.08, x2: i, y2: rows - 0.08 }, lines);
+    }
+    for (let c = 0; c < cols; c++) text(c + 0.5, -MARGIN / 2 - 0.08, String.fromCharCode(97 + c));
+    for (let r = 0; r < rows; r++) text(-MARGIN / 2 - 0.05, r + 0.5, String(r + 1));
+  }
+
+  function drawPiece(root, kind, piece, r, c, classes, rows) {
+    const x = c + 0.5;
+    const y = r + 0.5;
+    const cls = [`piece`, `p-${piece}`, ...classes].join(' ');
+    if (kind === 'tictactoe') {
+      const g = svg('g', { class: cls }, root);
+      if (piece === 'X') {
+        const d = 0.27;
+        svg('line', { x1: x - d, y1: y - d, x2: x + d, y2: y + d }, g);
+        svg('line', { x1: x - d, y1: y + d, x2: x + d, y2: y - d }, g);
+      } else {
+        svg('circle', { cx: x, cy: y, r: 0.29 }, g);
+      }
+      return g;
+    }
+    const radius = kind === 'gomoku' ? 0.46 : kind === 'connect4' ? 0.4 : 0.42;
+    const g = svg('g', { class: cls }, root);
+    if (classes.includes('drop')) g.style.setProperty('--drop', `${-(r + 1 + MARGIN)}px`);
+    svg('circle', { cx: x, cy: y, r: radius }, g);
+    return g;
+  }
+
+  /** Real buttons over the drawing, one per cell (per column in Connect Four). */
+  function renderOverlay(kind, rows, cols, board, legal, playerTurn) {
+    const columns = kind === 'connect4';
+    const count = columns ? cols : rows * cols;
+    const key = `${kind}:${rows}x${cols}`;
+    let grid = el.board.querySelector('.cells');
+    if (!grid || state.overlayKey !== key) {
+      if (grid) grid.remove();
+      grid = document.createElement('div');
+      grid.className = 'cells';
+      grid.setAttribute('role', 'group');
+      grid.setAttribute('aria-label', columns ? `Board, ${cols} columns` : `Board, ${rows} by ${cols}`);
+      const w = cols + MARGIN + PAD;
+      const h = rows + MARGIN + PAD;
+      grid.style.left = `${(MARGIN / w) * 100}%`;
+      grid.style.top = `${(MARGIN / h) * 100}%`;
+      grid.style.width = `${(cols / w) * 100}%`;
+      grid.style.height = `${(rows / h) * 100}%`;
+      grid.style.gridTemplateColumns = `repeat(${cols}, 1fr)`;
+      grid.style.gridTemplateRows = columns ? '1fr' : `repeat(${rows}, 1fr)`;
+      for (let i = 0; i < count; i++) {
+        const b = document.createElement('button');
+        b.type = 'button';
+        b.className = 'cell';
+        const notation = columns ? String(i + 1) : cellName(Math.floor(i / cols), i % cols);
+        b.dataset.cell = notation;
+        b.dataset.index = String(i);
+        grid.appendChild(b);
+      }
+      grid.addEventListener('click', (e) => {
+        const b = e.target.closest('button.cell');
+        if (!b || b.getAttribute('aria-disabled') === 'true') return;
+        state.focus = Number(b.dataset.index);
+        play(b.dataset.cell);
+      });
+      grid.addEventListener('keydown', (e) => moveFocus(e, columns ? 1 : rows, cols));
+      el.board.appendChild(grid);
+      state.overlayKey = key;
+      state.focus = columns ? Math.floor(cols / 2) : Math.floor(rows / 2) * cols + Math.floor(cols / 2);
+    }
+    const session = state.session;
+    const over = session && session.status !== 'ongoing';
+    grid.dataset.turn = session ? session.to_move : '';
+    grid.querySelectorAll('button.cell').forEach((b, i) => {
+      const notation = b.dataset.cell;
+      let label;
+      let open;
+      if (columns) {
+        open = board[0][i] === '.';
+        const filled = board.filter((row) => row[i] !== '.').length;
+        label = `Column ${notation}, ${filled} of ${rows} filled`;
+      } else {
+        const piece = board[Math.floor(i / cols)][i % cols];
+        open = piece === '.';
+        label = `${notation}, ${piece === '.' ? 'empty' : sideName(piece)}`;
+        if (state.forbidden.includes(notation)) label += ', forbidden for black';
+        else if (kind === 'othello' && legal.has(notation)) label += ', legal move';
+      }
+      if (state.lastMove === notation) label += ', last move';
+      if (state.hint && state.hint.notation === notation) label += ', hint';
+      const usable = playerTurn && open && !over;
+      b.setAttribute('aria-label', label);
+      b.setAttribute('aria-disabled', usable ? 'false' : 'true');
+      b.classList.toggle('open', usable);
+      b.classList.toggle('legal', legal.has(notation));
+      b.tabIndex = i === state.focus ? 0 : -1;
+    });
+  }
+
+  /** Arrow keys move along the board; only one cell is in the Tab order. */
+  function moveFocus(e, rows, cols) {
+    const b = e.target.closest('button.cell');
+    if (!b) return;
+    let i = Number(b.dataset.index);
+    const r = Math.floor(i / cols);
+    const c = i % cols;
+    const moves = {
+      ArrowLeft: [r, Math.max(0, c - 1)], ArrowRight: [r, Math.min(cols - 1, c + 1)],
+      ArrowUp: [Math.max(0, r - 1), c], ArrowDown: [Math.min(rows - 1, r + 1), c],
+      Home: [r, 0], End: [r, cols - 1],
+    };
+    if (!(e.key in moves)) return;
+    e.preventDefault();
+    const [nr, nc] = moves[e.key];
+    i = nr * cols + nc;
+    const buttons = b.parentElement.querySelectorAll('button.cell');
+    buttons.forEach((x, j) => { x.tabIndex = j === i ? 0 : -1; });
+    state.focus = i;
+    buttons[i].focus();
+  }
+
+  function renderStatus() {
+    const s = state.session;
+    let text;
+    let mode;
+    let elapsed = '';
+    if (state.busy === 'thinking' || state.busy === 'hint') {
+      // The side to move in the position drawn; X moves first in every game.
+      const side = state.shownToMove || (s ? s.to_move : 'X');
+      text = state.busy === 'hint'
+        ? `Searching a hint for ${sideName(side)}…`
+        : `The AI is thinking for ${sideName(side)}…`;
+      elapsed = `${((performance.now() - state.busySince) / 1000).toFixed(1)} s`;
+      mode = 'thinking';
+    } else if (!s) {
+      text = state.busy ? 'Starting a game…' : 'No game. Press New game.';
+      mode = 'loading';
+    } else if (s.status === 'win') {
+      const you = playerSide(s);
+      const who = you === null ? `${sideName(s.winner)} wins.` : s.winner === you ? `You win! ${sideName(s.winner)} wins.` : `The AI wins: ${sideName(s.winner)} wins.`;
+      text = `Game over. ${who}${discCount(s.board)}`;
+      mode = 'over';
+    } else if (s.status === 'draw') {
+      text = `Game over. A draw.${discCount(s.board)}`;
+      mode = 'over';
+    } else if (aiPlays(s, s.to_move)) {
+      text = state.autoplay && state.paused ? `Paused. ${sideName(s.to_move)} to move.` : `${sideName(s.to_move)} to move (the AI).`;
+      mode = state.paused ? 'paused' : 'ai-turn';
+      text += discCount(s.board);
+    } else {
+      const mustPass = s.legal_moves.length === 1 && s.legal_moves[0] === 'pass';
+      text = mustPass ? `You (${sideName(s.to_move)}) have no move: press Pass.` : `Your move: you play ${sideName(s.to_move)}.`;
+      text += discCount(s.board);
+      mode = 'your-turn';
+    }
+    // Say what the AI just played (the board alone does not tell a screen reader).
+    const lastAi = s && s.ai_search && !state.busy && sameBoard(state.shown, s.board) ? s.ai_search : null;
+    if (lastAi && mode !== 'thinking') {
+      const where = state.game.name === 'connect4' ? `in column ${lastAi.best_move.notation}` : lastAi.best_move.notation;
+      const played = lastAi.best_move.pass ? 'passed' : `played ${where}`;
+      text = `The AI ${played} as ${sideName(lastAi.to_move)}. ${text}`;
+    }
+    // A request of the player's own is on its way.
+    if (state.busy === 'loading' && mode === 'your-turn') mode = 'busy';
+    // The live region changes only when the words do; the running seconds
+    // sit outside it, so a screen reader is not interrupted ten times a second.
+    if (el.status.textContent !== text) el.status.textContent = text;
+    el.status.dataset.state = mode;
+    el.statusBox.dataset.state = mode;
+    el.elapsed.textContent = elapsed;
+    el.board.setAttribute('aria-busy', state.busy ? 'true' : 'false');
+    el.board.classList.toggle('thinking', mode === 'thinking');
+  }
+
+  function discCount(board) {
+    if (!state.game || state.game.name !== 'othello') return '';
+    const count = (p) => board.reduce((n, row) => n + row.split(p).length - 1, 0);
+    return ` Discs: X ${count('X')}, O ${count('O')}.`;
+  }
+
+  function renderControls() {
+    const s = state.session;
+    const busy = Boolean(state.busy);
+    el.undo.disabled = busy || !s || s.moves.length === 0;
+    el.hint.disabled = !isPlayersTurn();
+    const mustPass = s && isPlayersTurn() && s.legal_moves.length === 1 && s.legal_moves[0] === 'pass';
+    el.pass.hidden = !mustPass;
+    el.pause.hidden = !state.autoplay;
+    el.pause.textContent = state.paused ? 'Resume' : 'Pause';
+    el.pause.setAttribute('aria-pressed', state.paused ? 'true' : 'false');
+    el.pause.disabled = !s || s.status !== 'ongoing';
+  }
+
+  function renderSearch() {
+    const found = state.search;
+    if (!found) {
+      el.searchWho.textContent = 'No search yet.';
+      for (const d of [el.sDepth, el.sScore, el.sNodes, el.sTime, el.sNps, el.sStopped]) d.textContent = '–';
+      el.pv.replaceChildren();
+      return;
+    }
+    const r = found.report;
+    el.searchWho.textContent = found.label;
+    el.sDepth.textContent = `${r.depth} ${r.depth === 1 ? 'ply' : 'plies'}`;
+    el.sScore.textContent = scoreText(r);
+    el.sNodes.textContent = r.nodes.toLocaleString('en');
+    el.sTime.textContent = `${r.time_ms.toLocaleString('en')} ms`;
+    el.sNps.textContent = `${r.nps.toLocaleString('en')} nodes/s`;
+    el.sStopped.textContent = { depth: 'reached the depth', time: 'time ran out', proven: 'result proven' }[r.stopped] || r.stopped;
+    el.pv.replaceChildren(...r.pv.map((m) => {
+      const li = document.createElement('li');
+      li.textContent = m;
+      return li;
+    }));
+  }
+
+  /** The score from the searching side's view: proven results in words. */
+  function scoreText(r) {
+    const side = r.to_move;
+    const p = r.proven;
+    if (p) {
+      const plies = `${p.plies} ${p.plies === 1 ? 'ply' : 'plies'}`;
+      const by = p.disc_diff !== undefined && p.disc_diff !== null ? ` (by ${Math.abs(p.disc_diff)} discs)` : '';
+      if (p.result === 'win') return `${side} wins in ${plies}${by}`;
+      if (p.result === 'loss') return `${side} loses in ${plies}${by}`;
+      return 'draw';
+    }
+    return `${r.score > 0 ? '+' : ''}${r.score} for ${side}`;
+  }
+
+  function renderMoves() {
+    const s = state.session;
+    const moves = s ? state.shownMoves : [];
+    const items = moves.map((m, i) => {
+      const li = document.createElement('li');
+      li.textContent = `${i % 2 === 0 ? 'X' : 'O'} ${m}`;
+      return li;
+    });
+    // Othello passes keep the alternation, so X/O by parity holds for every game.
+    el.moves.replaceChildren(...items);
+    el.moves.scrollTop = el.moves.scrollHeight;
+  }
+
+  // ---------- busy, errors, the API key ----------
+
+  let ticker = null;
+  function setBusy(kind) {
+    state.busy = kind;
+    if (kind) state.busySince = performance.now();
+    if (ticker) clearInterval(ticker);
+    ticker = kind === 'thinking' || kind === 'hint' ? setInterval(renderStatus, 100) : null;
+    renderStatus();
+    renderControls();
+  }
+
+  function showError(e, retry) {
+    let message = e.message || String(e);
+    if (e.status === 401) {
+      el.auth.hidden = false;
+      el.apiKey.value = state.apiKey;
+      el.apiKey.focus();
+      state.retry = retry;
+      message = state.apiKey ? `The API key was refused: ${message}` : `This server needs an API key: ${message}`;
+    } else if (e.status === 404 && state.session) {
+      message = `This game is no longer on the server (it expired or was removed): ${message} Press New game.`;
+    } else if (e.status) {
+      message = `The server refused (${e.status}): ${message}`;
+    }
+    el.errorText.textContent = message;
+    el.error.hidden = false;
+  }
+
+  function clearError() {
+    el.error.hidden = true;
+    el.errorText.textContent = '';
+  }
+
+  function readStore(key) {
+    try {
+      return localStorage.getItem(key);
+    } catch {
+      return null;
+    }
+  }
+
+  function writeStore(key, value) {
+    try {
+      if (value === null) localStorage.removeItem(key);
+      else localStorage.setItem(key, value);
+    } catch {
+      // Storage may be off (private mode); the page works without it.
+    }
+  }
+
+  // ---------- setup form ----------
+
+  function fillOptions(select, values, label) {
+    select.replaceChildren(...values.map((v) => {
+      const o = document.createElement('option');
+      o.value = String(v);
+      o.textContent = label ? label(v) : String(v);
+      return o;
+    }));
+  }
+
+  function onGameChange(saved) {
+    const game = state.games.find((g) => g.name === el.game.value) || state.games[0];
+    el.sizeField.hidden = game.sizes.length <= 1;
+    el.rulesField.hidden = game.rules.length <= 1;
+    fillOptions(el.size, game.sizes, (v) => `${v} × ${v}`);
+    el.size.value = String(saved && saved.size ? saved.size : game.default_size);
+    fillOptions(el.rules, game.rules);
+    el.rules.value = (saved && saved.rules) || game.default_rules || '';
+    el.depth.max = String(game.max_depth);
+    el.depth.value = String(saved && saved.depth ? Math.min(saved.depth, game.max_depth) : game.default_depth);
+    el.timeMs.max = String(state.maxTimeMs);
+    el.timeMs.value = String(saved && saved.time_ms ? saved.time_ms : Math.min(game.default_time_ms, state.maxTimeMs));
+    el.depthHint.textContent = `plies, 1–${game.max_depth} (default ${game.default_depth})`;
+    el.timeHint.textContent = `ms per move, up to ${state.maxTimeMs}`;
+    onRulesChange();
+  }
+
+  /** Renju is played on 15×15 only. */
+  function onRulesChange() {
+    const renju = el.rules.value === 'renju';
+    for (const o of el.size.options) o.disabled = renju && o.value !== '15';
+    if (renju) el.size.value = '15';
+    onStrengthChange();
+  }
+
+  function onStrengthChange() {
+    el.depth.disabled = el.byTime.checked;
+    el.timeMs.disabled = !el.byTime.checked;
+  }
+
+  function clampInt(value, min, max, fallback) {
+    const n = Math.round(Number(value));
+    if (!Number.isFinite(n) || value === '') return fallback;
+    return Math.min(max, Math.max(min, n));
+  }
+
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  /** Settings and start moves from the page's query string, if it names a game. */
+  function fromLink(params) {
+    const game = state.games.find((g) => g.name === params.get('game'));
+    if (!game) return null;
+    const settings = { game: game.name };
+    const size = Number(params.get('size'));
+    if (game.sizes.includes(size)) settings.size = size;
+    if (game.rules.includes(params.get('rules'))) settings.rules = params.get('rules');
+    if (['X', 'O', 'ai'].includes(params.get('side'))) settings.side = params.get('side');
+    const moves = (params.get('moves') || '').split(/[\s,]+/).filter(Boolean);
+    return { settings, moves };
+  }
+
+  async function start() {
+    const ok = await run('loading', async (ctx) => {
+      const listed = await api('GET', '/v1/games', undefined, ctx);
+      state.games = listed.games;
+      state.maxTimeMs = listed.max_time_ms;
+    });
+    if (!ok) return;
+    el.auth.hidden = true;
+    let saved = null;
+    try {
+      saved = JSON.parse(readStore(SETTINGS_STORE) || 'null');
+    } catch {
+      saved = null;
+    }
+    if (saved && !state.games.some((g) => g.name === saved.game)) saved = null;
+    // A link may name the game and the moves to start from:
+    // /?game=gomoku&rules=renju&side=X&moves=h8,h9,i8
+    const link = fromLink(new URLSearchParams(location.search));
+    if (link) {
+      saved = { ...(saved || {}), ...link.settings };
+      state.startMoves = link.moves;
+    }
+    fillOptions(el.game, state.games.map((g) => g.name), (n) => state.games.find((g) => g.name === n).title);
+    el.game.value = saved ? saved.game : state.games[0].name;
+    if (saved && ['X', 'O', 'ai'].includes(saved.side)) el.side.value = saved.side;
+    if (saved && saved.strength === 'time') el.byTime.checked = true;
+    onGameChange(saved);
+    newGame();
+  }
+
+  el.setup.addEventListener('submit', (e) => {
+    e.preventDefault();
+    if (state.games.length) newGame();
+    else start();
+  });
+  el.game.addEventListener('change', () => onGameChange(null));
+  el.rules.addEventListener('change', onRulesChange);
+  el.byDepth.addEventListener('change', onStrengthChange);
+  el.byTime.addEventListener('change', onStrengthChange);
+  el.restart.addEventListener('click', () => (state.games.length ? newGame() : start()));
+  el.undo.addEventListener('click', undo);
+  el.hint.addEventListener('click', hint);
+  el.pass.addEventListener('click', () => play('pass'));
+  el.pause.addEventListener('click', () => {
+    state.paused = !state.paused;
+    render();
+    if (!state.paused) autoplay();
+  });
+  el.errorClose.addEventListener('click', clearError);
+  el.copyCurl.addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(el.curl.textContent);
+      el.copyCurl.textContent = 'Copied';
+    } catch {
+      // No clipboard outside secure contexts: select the text instead.
+      getSelection().selectAllChildren(el.curl);
+      el.copyCurl.textContent = 'Selected';
+    }
+    setTimeout(() => { el.copyCurl.textContent = 'Copy'; }, 1500);
+  });
+  el.auth.addEventListener('submit', (e) => {
+    e.preventDefault();
+    state.apiKey = el.apiKey.value.trim();
+    writeStore(KEY_STORE, state.apiKey || null);
+    el.auth.hidden = true;
+    clearError();
+    const retry = state.retry;
+    state.retry = null;
+    if (!state.games.length) start();
+    else if (retry) retry();
+  });
+  el.apiKeyForget.addEventListener('click', () => {
+    state.apiKey = '';
+    el.apiKey.value = '';
+    writeStore(KEY_STORE, null);
+  });
+
+  start();
+})();

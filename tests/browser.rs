@@ -1,0 +1,640 @@
+//! The play page at `/` in a real browser: headless chromium driven through
+//! chromedriver against the real binary. It plays a whole tic-tac-toe game
+//! by clicking, a few moves of gomoku, othello and Connect Four, AI against
+//! AI with a pause, a hint and an undo; it sees the service's errors (an
+//! illegal move, a full queue, a missing API key) as messages on a page that
+//! keeps working, and checks the layout at phone width. Screenshots go to
+//! `target/browser-screenshots/`.
+//!
+//! Without `/usr/bin/chromium` and `chromedriver` it says so and passes,
+//! unless `GAMEAI_REQUIRE_BROWSER` is set; `.ci/run` installs both and sets
+//! it, so CI always runs it.
+
+mod common;
+#[path = "browser/webdriver.rs"]
+mod webdriver;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use common::Server;
+use serde_json::{Value, json};
+use webdriver::{Browser, Result};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+const WAIT: Duration = Duration::from_secs(20);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_play_page_in_a_real_browser() {
+    let (chromium, chromedriver) = (Path::new(CHROMIUM), Path::new(CHROMEDRIVER));
+    if !chromium.exists() || !chromedriver.exists() {
+        assert!(
+            std::env::var_os("GAMEAI_REQUIRE_BROWSER").is_none(),
+            "GAMEAI_REQUIRE_BROWSER is set but {CHROMIUM} or {CHROMEDRIVER} is missing"
+        );
+        // Straight to stderr, past the test harness's capture, so the skip
+        // shows in a normal `cargo test` run.
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED: the play page's browser test needs {CHROMIUM} and {CHROMEDRIVER} \
+             (apt-get install -y chromium chromium-driver)"
+        );
+        return;
+    }
+    let started = Instant::now();
+    let shots = screenshot_dir();
+    let _ = std::fs::remove_file(shots.join("failure.png"));
+    let profile = temp_dir("gameai-chromium-profile");
+    // One worker and no queue: a second search at once is refused (503).
+    let server = Server::start(&[("GAMEAI_WORKERS", "1"), ("GAMEAI_QUEUE", "0")]);
+    let browser = Browser::start(chromedriver, chromium, &profile)
+        .await
+        .expect("chromium starts under chromedriver");
+
+    let outcome = async {
+        browser.goto(&server.url("/")).await?;
+        tictactoe_to_the_end(&browser, &shots).await?;
+        hint_and_undo(&browser).await?;
+        ai_against_ai_with_a_pause(&browser).await?;
+        gomoku_moves(&browser, &shots).await?;
+        renju_forbidden_point(&browser, &server, &shots).await?;
+        othello_illegal_then_legal(&browser, &shots).await?;
+        connect4_move(&browser, &shots).await?;
+        queue_full_then_recovery(&browser, &server, &shots).await?;
+        keyboard_play(&browser).await?;
+        phone_width(&browser, &shots).await?;
+        api_key_prompt(&browser, &shots).await?;
+        no_script_errors(&browser).await
+    }
+    .await;
+    if let Err(e) = outcome {
+        let _ = browser.screenshot(&shots.join("failure.png")).await;
+        let page = browser
+            .js("return document.getElementById('status').textContent + ' | ' + document.getElementById('error-text').textContent")
+            .await
+            .unwrap_or_default();
+        panic!(
+            "{e}\npage: {page}\n(screenshot: {})",
+            shots.join("failure.png").display()
+        );
+    }
+    browser.quit().await.expect("chromium closes");
+    let _ = std::fs::remove_dir_all(&profile);
+    let _ = writeln!(
+        std::io::stderr(),
+        "browser test: {:.1} s; screenshots in {}",
+        started.elapsed().as_secs_f64(),
+        shots.display()
+    );
+}
+
+/// Picks a game and its options in the form, then presses New game and
+/// waits for the game to be ready.
+async fn new_game(b: &Browser, game: &str, options: &[(&str, &str)]) -> Result<()> {
+    b.click(&format!("#game option[value='{game}']")).await?;
+    for (field, value) in options {
+        match *field {
+            "depth" | "time-ms" => {
+                b.click(if *field == "depth" {
+                    "#by-depth"
+                } else {
+                    "#by-time"
+                })
+                .await?;
+                b.js(&format!(
+                    "document.getElementById('{field}').value = ''; return null"
+                ))
+                .await?;
+                b.type_into(&format!("#{field}"), value).await?;
+            }
+            _ => {
+                b.click(&format!("#{field} option[value='{value}']"))
+                    .await?
+            }
+        }
+    }
+    b.click("#new-game").await?;
+    b.wait_for(
+        "a new game",
+        &format!(
+            "const s = document.getElementById('status').dataset.state;
+             return document.querySelector('.board-{game}') && ['your-turn', 'over', 'ai-turn', 'paused'].includes(s) ? s : null"
+        ),
+        WAIT,
+    )
+    .await
+    .map(drop)
+}
+
+/// How many moves the page lists.
+async fn move_count(b: &Browser) -> Result<usize> {
+    let n = b
+        .js("return document.querySelectorAll('#moves li').length")
+        .await?;
+    Ok(n.as_u64().unwrap_or(0) as usize)
+}
+
+/// Clicks `cell` and waits until the game is back to the player (or over)
+/// with at least `at_least` moves listed.
+async fn play(b: &Browser, cell: &str, at_least: usize) -> Result<String> {
+    b.click(&format!("[data-cell='{cell}']")).await?;
+    let state = b
+        .wait_for(
+            &format!("the answer to {cell}"),
+            &format!(
+                "const s = document.getElementById('status').dataset.state;
+                 const n = document.querySelectorAll('#moves li').length;
+                 return ['your-turn', 'over'].includes(s) && n >= {at_least} ? s : null"
+            ),
+            WAIT,
+        )
+        .await?;
+    Ok(state.as_str().unwrap_or_default().to_owned())
+}
+
+async fn text(b: &Browser, id: &str) -> Result<String> {
+    let value = b
+        .js(&format!(
+            "return document.getElementById('{id}').textContent"
+        ))
+        .await?;
+    Ok(value.as_str().unwrap_or_default().to_owned())
+}
+
+async fn count(b: &Browser, css: &str) -> Result<u64> {
+    let value = b
+        .js(&format!(
+            "return document.querySelectorAll(\"{css}\").length"
+        ))
+        .await?;
+    Ok(value.as_u64().unwrap_or(0))
+}
+
+/// A screenshot once the page's motion (a dropping disc, a turning one)
+/// has settled.
+async fn shot(b: &Browser, path: &Path) -> Result<()> {
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    b.screenshot(path).await
+}
+
+fn check(ok: bool, what: impl std::fmt::Display) -> Result<()> {
+    if ok { Ok(()) } else { Err(what.to_string()) }
+}
+
+/// A whole game against the perfect tic-tac-toe AI, clicking the first
+/// open cell each turn: it ends, and the page says how.
+async fn tictactoe_to_the_end(b: &Browser, shots: &Path) -> Result<()> {
+    new_game(b, "tictactoe", &[("side", "X"), ("depth", "9")]).await?;
+    check(
+        count(b, ".cell.open").await? == 9,
+        "nine open cells at the start",
+    )?;
+    let mut state = play(b, "b2", 2).await?;
+    let mut plies = 2;
+    while state == "your-turn" {
+        let cell = b
+            .js("return document.querySelector('.cell.open').dataset.cell")
+            .await?;
+        plies += 2;
+        state = play(b, cell.as_str().ok_or("an open cell")?, plies.min(9)).await?;
+    }
+    let status = text(b, "status").await?;
+    check(
+        status.contains("Game over.") && (status.contains("wins") || status.contains("draw")),
+        format!("the result is shown: {status:?}"),
+    )?;
+    if status.contains("wins") {
+        check(
+            count(b, ".win-line").await? == 1,
+            "a won game draws its winning line",
+        )?;
+        // Perfect play never loses: a win can only be the AI's.
+        check(status.contains("The AI wins"), format!("{status:?}"))?;
+    }
+    check(
+        count(b, ".cell.open").await? == 0,
+        "a finished game takes no more clicks",
+    )?;
+    let score = text(b, "s-score").await?;
+    check(
+        score.contains("wins in") || score == "draw",
+        format!("the AI's proven result is in words: {score:?}"),
+    )?;
+    let curl = text(b, "curl").await?;
+    check(
+        curl.starts_with("curl -s") && curl.contains("/v1/sessions/") && curl.contains("\"move\""),
+        format!("the curl panel shows the last call: {curl:?}"),
+    )?;
+    shot(b, &shots.join("tictactoe-over.png")).await
+}
+
+/// A hint marks a move without playing it; undo takes back the player's
+/// move and the AI's reply.
+async fn hint_and_undo(b: &Browser) -> Result<()> {
+    new_game(b, "tictactoe", &[("side", "X"), ("depth", "9")]).await?;
+    play(b, "a1", 2).await?;
+    b.click("#hint").await?;
+    b.wait_for(
+        "the hint",
+        "return document.querySelector('.hint-ring') && document.getElementById('status').dataset.state === 'your-turn'",
+        WAIT,
+    )
+    .await?;
+    let who = text(b, "search-who").await?;
+    check(who.starts_with("Hint for X"), format!("{who:?}"))?;
+    check(move_count(b).await? == 2, "a hint plays nothing")?;
+    b.click("#undo").await?;
+    b.wait_for(
+        "the undo",
+        "return document.querySelectorAll('#moves li').length === 0 && document.getElementById('status').dataset.state === 'your-turn'",
+        WAIT,
+    )
+    .await
+    .map(drop)
+}
+
+/// AI against AI: it pauses on request, resumes, and perfect play on both
+/// sides ends in a draw.
+async fn ai_against_ai_with_a_pause(b: &Browser) -> Result<()> {
+    new_game(b, "tictactoe", &[("side", "ai"), ("depth", "9")]).await?;
+    b.wait_for(
+        "a few AI moves",
+        "return document.querySelectorAll('#moves li').length >= 2",
+        WAIT,
+    )
+    .await?;
+    b.click("#pause").await?;
+    b.wait_for(
+        "the pause",
+        "return document.getElementById('status').dataset.state === 'paused'",
+        WAIT,
+    )
+    .await?;
+    let held = move_count(b).await?;
+    tokio::time::sleep(Duration::from_millis(900)).await;
+    check(move_count(b).await? == held, "no move is made while paused")?;
+    b.click("#pause").await?; // now "Resume"
+    b.wait_for(
+        "the end of the AI's game",
+        "return document.getElementById('status').dataset.state === 'over'",
+        WAIT,
+    )
+    .await?;
+    let status = text(b, "status").await?;
+    check(
+        status.contains("draw") && move_count(b).await? == 9,
+        format!("perfect play draws: {status:?}"),
+    )
+}
+
+async fn gomoku_moves(b: &Browser, shots: &Path) -> Result<()> {
+    new_game(
+        b,
+        "gomoku",
+        &[
+            ("size", "15"),
+            ("rules", "freestyle"),
+            ("side", "X"),
+            ("time-ms", "1000"),
+        ],
+    )
+    .await?;
+    check(count(b, "[data-cell]").await? == 225, "225 points on 15×15")?;
+    // While the AI thinks the page says so and the board is busy.
+    b.click("[data-cell='h8']").await?;
+    b.wait_for(
+        "the thinking state",
+        "return document.getElementById('status').dataset.state === 'thinking' && document.getElementById('board').getAttribute('aria-busy') === 'true'",
+        WAIT,
+    )
+    .await?;
+    let thinking = text(b, "status").await?;
+    check(
+        thinking.contains("The AI is thinking for O (white)"),
+        format!("thinking is shown: {thinking:?}"),
+    )?;
+    b.screenshot(&shots.join("gomoku-thinking.png")).await?;
+    b.wait_for(
+        "the AI's reply",
+        "return document.getElementById('status').dataset.state === 'your-turn' && document.querySelectorAll('#moves li').length === 2",
+        WAIT,
+    )
+    .await?;
+    let reply = b
+        .js("const m = document.querySelectorAll('#moves li'); return m[1].textContent")
+        .await?;
+    let nodes = text(b, "s-nodes").await?;
+    check(
+        nodes != "–" && count(b, ".last-dot").await? == 1,
+        format!("the AI's search is shown: nodes {nodes:?}, reply {reply}"),
+    )?;
+    // Play next to the centre wherever the AI left room.
+    let next = b
+        .js("for (const c of ['i8','g8','h7','h9','i9']) { const b = document.querySelector(`[data-cell=${c}]`); if (b.classList.contains('open')) return c; } return null")
+        .await?;
+    play(b, next.as_str().ok_or("a free point by h8")?, 4).await?;
+    check(count(b, ".piece").await? == 4, "four stones on the board")?;
+    shot(b, &shots.join("gomoku.png")).await
+}
+
+/// Renju, from a link's moves: black's double-three point is marked and
+/// refused by the server.
+async fn renju_forbidden_point(b: &Browser, server: &Server, shots: &Path) -> Result<()> {
+    // Black h8 i8 (a row) and j9 j10 (a column): j8 would make two open threes.
+    b.goto(&server.url("/?game=gomoku&rules=renju&side=X&moves=h8,a1,i8,a15,j9,o1,j10,o15"))
+        .await?;
+    b.wait_for(
+        "the renju position",
+        "return document.getElementById('status').dataset.state === 'your-turn' && document.querySelectorAll('.piece').length === 8",
+        WAIT,
+    )
+    .await?;
+    let forbidden = b
+        .wait_for(
+            "the forbidden point",
+            "const f = document.querySelectorAll('.forbidden'); return f.length ? document.querySelector('[data-cell=j8]').getAttribute('aria-label') + ' / ' + f.length : null",
+            WAIT,
+        )
+        .await?;
+    check(
+        forbidden == "j8, empty, forbidden for black / 1",
+        format!("j8 alone is marked: {forbidden}"),
+    )?;
+    b.click("[data-cell='j8']").await?;
+    let error = b
+        .wait_for(
+            "the refusal",
+            "const e = document.getElementById('error'); return !e.hidden && document.getElementById('status').dataset.state === 'your-turn' ? document.getElementById('error-text').textContent : null",
+            WAIT,
+        )
+        .await?;
+    check(
+        error.as_str().unwrap_or_default().contains("422"),
+        format!("the server refuses j8: {error}"),
+    )?;
+    shot(b, &shots.join("renju-forbidden.png")).await
+}
+
+async fn othello_illegal_then_legal(b: &Browser, shots: &Path) -> Result<()> {
+    new_game(b, "othello", &[("side", "X"), ("depth", "4")]).await?;
+    check(
+        count(b, ".legal-dot").await? == 4,
+        "four legal moves marked at the start",
+    )?;
+    // An empty square where X flips nothing: the server refuses it.
+    b.click("[data-cell='a1']").await?;
+    let error = b
+        .wait_for(
+            "the illegal move's message",
+            "const e = document.getElementById('error'); return !e.hidden && document.getElementById('status').dataset.state === 'your-turn' ? document.getElementById('error-text').textContent : null",
+            WAIT,
+        )
+        .await?;
+    let error = error.as_str().unwrap_or_default().to_owned();
+    check(
+        error.contains("422") && error.contains("a1"),
+        format!("the server's detail is shown: {error:?}"),
+    )?;
+    check(
+        count(b, ".piece").await? == 4,
+        "the refused move left the board alone",
+    )?;
+    shot(b, &shots.join("othello-illegal.png")).await?;
+    play(b, "d3", 2).await?;
+    check(
+        b.js("return document.getElementById('error').hidden")
+            .await?
+            == Value::Bool(true),
+        "the message goes once a move succeeds",
+    )?;
+    check(
+        count(b, ".flip-mark").await? >= 1,
+        "the AI's flips are marked",
+    )?;
+    let status = text(b, "status").await?;
+    check(
+        status.contains("Discs: X"),
+        format!("disc count: {status:?}"),
+    )?;
+    shot(b, &shots.join("othello.png")).await
+}
+
+async fn connect4_move(b: &Browser, shots: &Path) -> Result<()> {
+    // Playing O: the AI opens as soon as the game starts.
+    new_game(b, "connect4", &[("side", "O"), ("time-ms", "300")]).await?;
+    b.wait_for(
+        "the AI's opening",
+        "return document.getElementById('status').dataset.state === 'your-turn' && document.querySelectorAll('#moves li').length === 1",
+        WAIT,
+    )
+    .await?;
+    let status = text(b, "status").await?;
+    check(
+        status.contains("The AI played in column")
+            && status.contains("as X (red)")
+            && status.contains("you play O (yellow)"),
+        format!("the AI opened for X: {status:?}"),
+    )?;
+
+    new_game(b, "connect4", &[("side", "X"), ("time-ms", "300")]).await?;
+    check(count(b, "[data-cell]").await? == 7, "seven column buttons")?;
+    play(b, "4", 2).await?;
+    check(count(b, ".piece").await? == 2, "two discs")?;
+    shot(b, &shots.join("connect4.png")).await
+}
+
+/// With the only worker held by a long search and no queue, the AI cannot
+/// answer: the page says so, takes the move back, and plays once the
+/// worker is free.
+async fn queue_full_then_recovery(b: &Browser, server: &Server, shots: &Path) -> Result<()> {
+    new_game(b, "tictactoe", &[("side", "X"), ("depth", "9")]).await?;
+    let http = reqwest::Client::new();
+    let hold = tokio::spawn({
+        let (http, url) = (http.clone(), server.url("/v1/search"));
+        async move {
+            // Connect Four's empty board does not solve in 2.5 s.
+            http.post(url)
+                .json(&json!({"game": "connect4", "moves": [], "depth": 42, "time_ms": 2500}))
+                .send()
+                .await
+                .map(|r| r.status().as_u16())
+                .map_err(|e| e.to_string())
+        }
+    });
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let metrics = http
+            .get(server.url("/metrics"))
+            .send()
+            .await
+            .map_err(|e| e.to_string())?
+            .text()
+            .await
+            .map_err(|e| e.to_string())?;
+        if metrics
+            .lines()
+            .any(|l| l.trim() == "gameai_pool_workers_busy 1")
+        {
+            break;
+        }
+        check(
+            Instant::now() < deadline,
+            "the long search holds the worker",
+        )?;
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    b.click("[data-cell='b2']").await?;
+    let error = b
+        .wait_for(
+            "the busy message",
+            "const e = document.getElementById('error'); return !e.hidden && document.getElementById('status').dataset.state === 'your-turn' ? document.getElementById('error-text').textContent : null",
+            WAIT,
+        )
+        .await?;
+    let error = error.as_str().unwrap_or_default().to_owned();
+    check(
+        error.contains("503") && error.contains("busy") && error.contains("Try again"),
+        format!("the overload is explained: {error:?}"),
+    )?;
+    check(
+        count(b, ".piece").await? == 0 && move_count(b).await? == 0,
+        "the refused move is not shown as played",
+    )?;
+    shot(b, &shots.join("busy.png")).await?;
+    let held = hold.await.map_err(|e| e.to_string())?;
+    check(
+        held == Ok(200),
+        format!("the holding search ends: {held:?}"),
+    )?;
+    play(b, "b2", 2).await?;
+    check(
+        count(b, ".piece").await? == 2,
+        "the same move plays once the worker is free",
+    )
+}
+
+/// Tab reaches the board, arrows move, Enter plays.
+async fn keyboard_play(b: &Browser) -> Result<()> {
+    new_game(b, "tictactoe", &[("side", "X"), ("depth", "9")]).await?;
+    b.js("document.querySelector('[data-cell=b2]').focus(); return null")
+        .await?;
+    // Right arrow, then Enter: from the centre b2 to c2.
+    b.press("\u{E014}\u{E007}").await?;
+    b.wait_for(
+        "the keyboard move",
+        "return document.querySelectorAll('#moves li').length >= 2 && document.getElementById('status').dataset.state === 'your-turn'",
+        WAIT,
+    )
+    .await?;
+    let first = b
+        .js("return document.querySelector('#moves li').textContent")
+        .await?;
+    check(first == "X c2", format!("the keyboard played c2: {first}"))?;
+    let focused = b
+        .js("return document.activeElement && document.activeElement.dataset.cell")
+        .await?;
+    check(
+        focused == "c2",
+        format!("focus stays on the board: {focused}"),
+    )
+}
+
+async fn phone_width(b: &Browser, shots: &Path) -> Result<()> {
+    b.set_window_size(390, 844).await?;
+    new_game(b, "gomoku", &[("side", "X"), ("time-ms", "200")]).await?;
+    play(b, "h8", 2).await?;
+    let fits = b
+        .js("return document.documentElement.scrollWidth <= window.innerWidth")
+        .await?;
+    check(
+        fits == Value::Bool(true),
+        "nothing overflows sideways at phone width",
+    )?;
+    let cell = b
+        .js("return document.querySelector('[data-cell=h8]').getBoundingClientRect().width")
+        .await?;
+    check(
+        cell.as_f64().unwrap_or(0.0) >= 18.0,
+        format!("gomoku points stay tappable: {cell} px"),
+    )?;
+    b.js("window.scrollTo(0, document.getElementById('status').getBoundingClientRect().top + window.scrollY - 8); return null")
+        .await?;
+    shot(b, &shots.join("phone-gomoku.png")).await?;
+    b.set_window_size(1280, 900).await
+}
+
+/// A server with an API key: the page loads, asks for the key, keeps it
+/// and plays.
+async fn api_key_prompt(b: &Browser, shots: &Path) -> Result<()> {
+    let guarded = Server::start(&[("GAMEAI_API_KEY", "s3cret")]);
+    b.goto(&guarded.url("/")).await?;
+    b.wait_for(
+        "the key prompt",
+        "return !document.getElementById('auth').hidden",
+        WAIT,
+    )
+    .await?;
+    let error = text(b, "error-text").await?;
+    check(error.contains("API key"), format!("{error:?}"))?;
+    shot(b, &shots.join("api-key.png")).await?;
+    b.type_into("#api-key", "s3cret").await?;
+    b.click("[data-testid='api-key-save']").await?;
+    b.wait_for(
+        "a game with the key",
+        "return document.getElementById('status').dataset.state === 'your-turn'",
+        WAIT,
+    )
+    .await?;
+    let stored = b.js("return localStorage.getItem('gameai.apiKey')").await?;
+    check(stored == "s3cret", "the key is kept in localStorage")?;
+    let first = b
+        .js("return document.querySelector('[data-cell]').dataset.cell")
+        .await?;
+    let first = first.as_str().ok_or("a cell")?.to_owned();
+    play(b, &first, 2).await?;
+    let curl = text(b, "curl").await?;
+    check(
+        curl.contains("Bearer $GAMEAI_API_KEY") && !curl.contains("s3cret"),
+        format!("curl names the key without showing it: {curl:?}"),
+    )
+}
+
+/// The console holds no script error and no refusal by the page's content
+/// security policy; the service's refusals (4xx, 503) are logged by the
+/// browser as failed loads, and those are expected here.
+async fn no_script_errors(b: &Browser) -> Result<()> {
+    let unexpected: Vec<String> = b
+        .console()
+        .await?
+        .into_iter()
+        .filter(|m| m.starts_with("SEVERE") || m.starts_with("WARNING"))
+        .filter(|m| !m.contains("Failed to load resource"))
+        .collect();
+    check(
+        unexpected.is_empty(),
+        format!("console errors: {unexpected:#?}"),
+    )
+}
+
+/// `target/browser-screenshots/`, beside the tests' own temporary folder.
+fn screenshot_dir() -> PathBuf {
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("the target folder")
+        .to_path_buf();
+    let dir = target.join("browser-screenshots");
+    std::fs::create_dir_all(&dir).expect("the screenshot folder");
+    dir
+}
+
+fn temp_dir(prefix: &str) -> PathBuf {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("{prefix}-{}-{nanos}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    dir
+}
