@@ -96,11 +96,11 @@ async fn new_game(b: &Browser, game: &str, options: &[(&str, &str)]) -> Result<(
     b.click(&format!("#game option[value='{game}']")).await?;
     for (field, value) in options {
         match *field {
-            "depth" | "time-ms" => {
-                b.click(if *field == "depth" {
-                    "#by-depth"
-                } else {
-                    "#by-time"
+            "depth" | "time-ms" | "level" => {
+                b.click(match *field {
+                    "depth" => "#by-depth",
+                    "time-ms" => "#by-time",
+                    _ => "#by-level",
                 })
                 .await?;
                 b.js(&format!(
@@ -438,10 +438,16 @@ async fn connect4_move(b: &Browser, shots: &Path) -> Result<()> {
         format!("the AI opened for X: {status:?}"),
     )?;
 
-    new_game(b, "connect4", &[("side", "X"), ("time-ms", "300")]).await?;
+    // At a strength level: the session's AI plays at level 3.
+    new_game(b, "connect4", &[("side", "X"), ("level", "3")]).await?;
     check(count(b, "[data-cell]").await? == 7, "seven column buttons")?;
     play(b, "4", 2).await?;
     check(count(b, ".piece").await? == 2, "two discs")?;
+    let depth = text(b, "s-depth").await?;
+    check(
+        depth == "3 plies",
+        format!("level 3 searched 3 plies: {depth:?}"),
+    )?;
     shot(b, &shots.join("connect4.png")).await
 }
 

@@ -27,6 +27,7 @@
     setup: $('setup'), game: $('game'), size: $('size'), sizeField: $('size-field'),
     rules: $('rules'), rulesField: $('rules-field'), side: $('side'),
     byDepth: $('by-depth'), byTime: $('by-time'), depth: $('depth'), timeMs: $('time-ms'),
+    byLevel: $('by-level'), level: $('level'),
     depthHint: $('depth-hint'), timeHint: $('time-hint'),
     status: $('status'), statusBox: $('status-box'), elapsed: $('elapsed'), error: $('error'), errorText: $('error-text'), errorClose: $('error-close'),
     auth: $('auth'), apiKey: $('api-key'), apiKeyForget: $('api-key-forget'),
@@ -171,11 +172,13 @@
 
   function settings() {
     const game = state.games.find((g) => g.name === el.game.value) || state.games[0];
-    const s = { game: game.name, side: el.side.value, strength: el.byTime.checked ? 'time' : 'depth' };
+    const strength = el.byTime.checked ? 'time' : el.byLevel.checked ? 'level' : 'depth';
+    const s = { game: game.name, side: el.side.value, strength };
     if (game.sizes.length > 1) s.size = Number(el.size.value);
     if (game.rules.length > 1) s.rules = el.rules.value;
     s.depth = clampInt(el.depth.value, 1, game.max_depth, game.default_depth);
     s.time_ms = clampInt(el.timeMs.value, 1, state.maxTimeMs, Math.min(game.default_time_ms, state.maxTimeMs));
+    s.level = clampInt(el.level.value, 1, 10, 5);
     return s;
   }
 
@@ -185,7 +188,9 @@
     const ai = { plays: s.side === 'X' ? 'O' : s.side === 'O' ? 'X' : 'both' };
     // By time: as deep as the game allows within the time. By depth: the
     // game's default time stays the safety limit.
+    // By level: the server's ladder (depth, time and random moves).
     if (s.strength === 'time') Object.assign(ai, { time_ms: s.time_ms, depth: state.games.find((g) => g.name === s.game).max_depth });
+    else if (s.strength === 'level') ai.level = s.level;
     else ai.depth = s.depth;
     const body = { game: s.game, ai };
     if (s.size !== undefined) body.size = s.size;
@@ -780,7 +785,7 @@
     el.sNodes.textContent = r.nodes.toLocaleString('en');
     el.sTime.textContent = `${r.time_ms.toLocaleString('en')} ms`;
     el.sNps.textContent = `${r.nps.toLocaleString('en')} nodes/s`;
-    el.sStopped.textContent = { depth: 'reached the depth', time: 'time ran out', proven: 'result proven' }[r.stopped] || r.stopped;
+    el.sStopped.textContent = { depth: 'reached the depth', time: 'time ran out', nodes: 'node budget ran out', cancelled: 'stopped', proven: 'result proven' }[r.stopped] || r.stopped;
     el.pv.replaceChildren(...r.pv.map((m) => {
       const li = document.createElement('li');
       li.textContent = m;
@@ -889,6 +894,7 @@
     el.depth.value = String(saved && saved.depth ? Math.min(saved.depth, game.max_depth) : game.default_depth);
     el.timeMs.max = String(state.maxTimeMs);
     el.timeMs.value = String(saved && saved.time_ms ? saved.time_ms : Math.min(game.default_time_ms, state.maxTimeMs));
+    el.level.value = String(saved && saved.level ? saved.level : 5);
     el.depthHint.textContent = `plies, 1–${game.max_depth} (default ${game.default_depth})`;
     el.timeHint.textContent = `ms per move, up to ${state.maxTimeMs}`;
     onRulesChange();
@@ -903,8 +909,9 @@
   }
 
   function onStrengthChange() {
-    el.depth.disabled = el.byTime.checked;
+    el.depth.disabled = !el.byDepth.checked;
     el.timeMs.disabled = !el.byTime.checked;
+    el.level.disabled = !el.byLevel.checked;
   }
 
   function clampInt(value, min, max, fallback) {
@@ -954,6 +961,7 @@
     el.game.value = saved ? saved.game : state.games[0].name;
     if (saved && ['X', 'O', 'ai'].includes(saved.side)) el.side.value = saved.side;
     if (saved && saved.strength === 'time') el.byTime.checked = true;
+    if (saved && saved.strength === 'level') el.byLevel.checked = true;
     onGameChange(saved);
     newGame();
   }
@@ -967,6 +975,7 @@
   el.rules.addEventListener('change', onRulesChange);
   el.byDepth.addEventListener('change', onStrengthChange);
   el.byTime.addEventListener('change', onStrengthChange);
+  el.byLevel.addEventListener('change', onStrengthChange);
   el.restart.addEventListener('click', () => (state.games.length ? newGame() : start()));
   el.undo.addEventListener('click', undo);
   el.hint.addEventListener('click', hint);
