@@ -2,7 +2,8 @@
 //! 20×20 middle-game positions, the time to solve each VCF puzzle, and a
 //! match against the seeds' AI. Prints a table.
 //!
-//! `cargo bench --bench gomoku` (add `-- --quick` for a shorter match).
+//! `cargo bench --bench gomoku` (add `-- --quick` for a shorter match,
+//! `-- --trace` to log each search iteration to stderr).
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -70,6 +71,12 @@ fn middle_games(puzzles: &[Value]) -> Vec<(String, u32, String, Vec<String>)> {
 
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
+    if std::env::args().any(|a| a == "--trace") {
+        tracing_subscriber::fmt()
+            .with_env_filter("gameai::games::gomoku=trace")
+            .with_writer(std::io::stderr)
+            .init();
+    }
     let mut ws = Workspace::default();
 
     println!("## Search speed (1 s per position, cold tables, median of 3 runs)\n");
