@@ -3,7 +3,9 @@
 //! match against the seeds' AI. Prints a table.
 //!
 //! `cargo bench --bench gomoku` (add `-- --quick` for a shorter match,
-//! `-- --trace` to log each search iteration to stderr).
+//! `-- --trace` to log each search iteration to stderr, `-- --fixed-depth N`
+//! for the nodes each position needs to reach depth N: exact, repeatable
+//! figures for comparing search shapes on a busy machine).
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -79,10 +81,46 @@ fn main() {
     }
     let mut ws = Workspace::default();
 
+    let puzzles = data("vcf_puzzles.jsonl").unwrap_or_default();
+    let fixed_depth = std::env::args()
+        .skip_while(|a| a != "--fixed-depth")
+        .nth(1)
+        .and_then(|d| d.parse::<u32>().ok());
+    if let Some(depth) = fixed_depth {
+        // Deterministic: no deadline, so the node counts repeat exactly and
+        // compare search shapes without the machine's noise.
+        println!("## Nodes to depth {depth} (no deadline, cold tables)\n");
+        println!("| position | nodes | ms | best | score |");
+        println!("| --- | ---: | ---: | --- | ---: |");
+        let mut total = 0;
+        for (label, size, rules, moves) in middle_games(&puzzles) {
+            let pos = GameKind::Gomoku
+                .parse(&PositionSpec {
+                    moves: Some(moves),
+                    size: Some(size),
+                    rules: Some(rules),
+                    ..Default::default()
+                })
+                .expect("a valid position");
+            let mut ws = Workspace::default();
+            let start = Instant::now();
+            let r = pos.search(&Limits::depth(depth), &mut ws);
+            total += r.nodes;
+            println!(
+                "| {label} | {} | {:.0} | {} | {} |",
+                r.nodes,
+                start.elapsed().as_secs_f64() * 1e3,
+                r.best_move.notation,
+                r.score
+            );
+        }
+        println!("\ntotal {total} nodes");
+        return;
+    }
+
     println!("## Search speed (1 s per position, cold tables, median of 3 runs)\n");
     println!("| position | nodes/s | depth | best | score |");
     println!("| --- | ---: | ---: | --- | ---: |");
-    let puzzles = data("vcf_puzzles.jsonl").unwrap_or_default();
     for (label, size, rules, moves) in middle_games(&puzzles) {
         let pos = GameKind::Gomoku
             .parse(&PositionSpec {

@@ -14,9 +14,10 @@ use crate::search::{EVAL_LIMIT, Limits, Outcome, WIN, WIN_THRESHOLD, Workspace, 
 
 pub(super) const MAX_PLY: usize = 96;
 const INF: i32 = WIN + 1;
-/// Fours a VCF at a leaf may use, and the nodes it may spend.
+/// Fours a VCF at a leaf may use, and the nodes it may spend: leaf VCFs
+/// are most of the tree's plays, and a short one still finds the quick wins.
 const LEAF_VCF_FOURS: u32 = 4;
-const LEAF_VCF_NODES: u64 = 24;
+const LEAF_VCF_NODES: u64 = 8;
 /// Root VCF: fours and nodes when there is no deadline.
 const ROOT_VCF_FOURS: u32 = 40;
 const ROOT_VCF_NODES: u64 = 1_000_000;
@@ -86,7 +87,7 @@ fn lmr_table() -> Box<[[u8; LMR_MOVES]; LMR_DEPTHS]> {
     let mut t = Box::new([[0u8; LMR_MOVES]; LMR_DEPTHS]);
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (i, r) in row.iter_mut().enumerate().skip(1) {
-            let v = 0.5 + (d as f64).ln() * (i as f64).ln() / 2.0;
+            let v = 0.5 + (d as f64).ln() * (i as f64).ln();
             *r = v as u8;
         }
     }
@@ -395,6 +396,7 @@ impl<'a> Engine<'a> {
             2 => 6,
             3 => 8,
             4 => 10,
+            5 => 12,
             _ => 14,
         } + if pv_node { 6 } else { 0 };
         // Futility: near the leaves, quiet moves cannot lift a position
