@@ -502,19 +502,20 @@ impl Board {
         if self.cells[c] != EMPTY {
             return;
         }
-        let [b, w] = self.table.get(self.keys[c][d]);
-        let pats = &mut self.pats[c];
-        if pats[0][d] == b && pats[1][d] == w {
+        let new = self.table.get(self.keys[c][d]);
+        let old = [self.pats[c][0][d], self.pats[c][1][d]];
+        if old == new {
             return;
         }
         self.save(cell);
-        let pats = &mut self.pats[c];
-        pats[0][d] = b;
-        pats[1][d] = w;
-        let pats = *pats;
-        for (color, line_pats) in pats.iter().enumerate() {
-            let info = self.combine(line_pats, color);
-            self.set_info(c, color, info);
+        // Only a colour whose pattern changed needs its cell info again.
+        for color in 0..2 {
+            if old[color] != new[color] {
+                self.pats[c][color][d] = new[color];
+                let line_pats = self.pats[c][color];
+                let info = self.combine(&line_pats, color);
+                self.set_info(c, color, info);
+            }
         }
     }
 
@@ -598,25 +599,51 @@ impl Board {
         self.info[cell as usize][color].flags & flag::FIVE != 0 && self.wins_at(cell, color)
     }
 
+    /// Appends every empty cell where `color` has the flag `bit` (one of
+    /// [`flag`]), in row-major order. The scan stops at the last one: the
+    /// flag counts say how many there are, and most nodes have few.
+    pub fn cells_with_flag(&self, color: usize, bit: u8, out: &mut Vec<Cell>) {
+        let mut left = self.flag_count(color, bit);
+        if left == 0 {
+            return;
+        }
+        // Stones and walls carry no flags, so no emptiness test is needed.
+        for c in self.area(4) {
+            if self.info[c as usize][color].flags & bit != 0 {
+                out.push(c);
+                left -= 1;
+                if left == 0 {
+                    break;
+                }
+            }
+        }
+    }
+
     /// Every empty cell where `color` would win at once.
     pub fn win_points(&self, color: usize, out: &mut Vec<Cell>) {
         out.clear();
-        if self.flag_count(color, flag::FIVE) == 0 {
-            return;
-        }
-        out.extend(
-            self.area(4)
-                .filter(|&c| self.is_empty(c) && self.makes_win(c, color)),
-        );
+        self.cells_with_flag(color, flag::FIVE, out);
+        out.retain(|&c| self.wins_at(c, color));
     }
 
     /// The first winning point of `color`, if any.
     pub fn first_win_point(&self, color: usize) -> Option<Cell> {
-        if self.flag_count(color, flag::FIVE) == 0 {
+        let mut left = self.flag_count(color, flag::FIVE);
+        if left == 0 {
             return None;
         }
-        self.area(4)
-            .find(|&c| self.is_empty(c) && self.makes_win(c, color))
+        for c in self.area(4) {
+            if self.info[c as usize][color].flags & flag::FIVE != 0 {
+                if self.wins_at(c, color) {
+                    return Some(c);
+                }
+                left -= 1;
+                if left == 0 {
+                    break;
+                }
+            }
+        }
+        None
     }
 
     /// Winning points of `color` on the four lines through `cell` (which

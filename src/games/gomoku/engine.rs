@@ -14,9 +14,10 @@ use crate::search::{EVAL_LIMIT, Limits, Outcome, WIN, WIN_THRESHOLD, Workspace, 
 
 pub(super) const MAX_PLY: usize = 96;
 const INF: i32 = WIN + 1;
-/// Fours a VCF at a leaf may use, and the nodes it may spend.
+/// Fours a VCF at a leaf may use, and the nodes it may spend: leaf VCFs
+/// are most of the tree's plays, and a short one still finds the quick wins.
 const LEAF_VCF_FOURS: u32 = 4;
-const LEAF_VCF_NODES: u64 = 24;
+const LEAF_VCF_NODES: u64 = 8;
 /// Root VCF: fours and nodes when there is no deadline.
 const ROOT_VCF_FOURS: u32 = 40;
 const ROOT_VCF_NODES: u64 = 1_000_000;
@@ -29,6 +30,17 @@ const ROOT_VCT_NODES: u64 = 60_000;
 const POLL_MASK: u64 = 1023;
 /// Futility margin per ply of depth left, in evaluation units.
 const FUTILITY_MARGIN: i32 = 250;
+/// Reverse futility: a node this far above beta per ply of depth left, with
+/// no threat from the opponent, fails high on its static value.
+const RFP_DEPTH: i32 = 3;
+const RFP_MARGIN: i32 = 200;
+/// Razoring: a node this far below alpha per ply, with no threat from the
+/// opponent, is settled by the leaf's forced-win check.
+const RAZOR_DEPTH: i32 = 2;
+const RAZOR_MARGIN: i32 = 250;
+/// Late-move reductions are looked up by depth and move number.
+const LMR_DEPTHS: usize = 64;
+const LMR_MOVES: usize = 64;
 
 const TT_BITS: u32 = 20;
 const VCF_BITS: u32 = 18;
@@ -53,6 +65,8 @@ pub struct Tables {
     /// Failed threat searches: key and the budget that failed.
     pub(super) threat_fail: Vec<(u64, u8)>,
     age: u8,
+    /// Late-move reduction by depth and move number.
+    lmr: Box<[[u8; LMR_MOVES]; LMR_DEPTHS]>,
 }
 
 impl Default for Tables {
@@ -61,8 +75,23 @@ impl Default for Tables {
             tt: vec![TtEntry::default(); 1 << TT_BITS],
             threat_fail: vec![(0, 0); 1 << VCF_BITS],
             age: 0,
+            lmr: lmr_table(),
         }
     }
+}
+
+/// Reductions grow with the logarithms of both the depth left and the
+/// move's rank: late moves at high depth are rarely best, and a re-search
+/// catches the ones that are.
+fn lmr_table() -> Box<[[u8; LMR_MOVES]; LMR_DEPTHS]> {
+    let mut t = Box::new([[0u8; LMR_MOVES]; LMR_DEPTHS]);
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (i, r) in row.iter_mut().enumerate().skip(1) {
+            let v = 0.5 + (d as f64).ln() * (i as f64).ln();
+            *r = v as u8;
+        }
+    }
+    t
 }
 
 /// One search in progress.
@@ -325,6 +354,27 @@ impl<'a> Engine<'a> {
                 }
             }
         }
+        let pv_node = beta - alpha > 1;
+        let me = color(self.b.side_to_move());
+        let opp = 1 - me;
+        // Static pruning, only where the opponent threatens nothing the
+        // static value cannot see (no four to block, no open three).
+        let opp_quiet =
+            self.b.flag_count(opp, flag::FIVE) == 0 && self.b.flag_count(opp, flag::OPEN_FOUR) == 0;
+        if !pv_node && opp_quiet && alpha.abs() < WIN_THRESHOLD && beta.abs() < WIN_THRESHOLD {
+            let eval = self.evaluate();
+            if depth <= RFP_DEPTH && eval - RFP_MARGIN * depth >= beta {
+                return eval;
+            }
+            if depth <= RAZOR_DEPTH && eval + RAZOR_MARGIN * depth <= alpha {
+                // Far below alpha only a forced win helps, and the leaf
+                // looks for one.
+                let v = self.leaf(ply);
+                if v <= alpha {
+                    return v;
+                }
+            }
+        }
         match self.generate(ply) {
             Gen::Win => return WIN - ply as i32 - 1,
             Gen::Lose(p) => return -(WIN - ply as i32 - p),
@@ -332,7 +382,6 @@ impl<'a> Engine<'a> {
             Gen::Moves => {}
         }
         let mut moves = std::mem::take(&mut self.move_bufs[ply]);
-        let me = color(self.b.side_to_move());
         for m in moves.iter_mut() {
             if m.1 == tt_move {
                 m.0 = i32::MAX;
@@ -343,7 +392,6 @@ impl<'a> Engine<'a> {
             }
         }
         moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
-        let pv_node = beta - alpha > 1;
         // A lone reply (a forced block) costs no depth.
         let extend = moves.len() == 1;
         let alpha_orig = alpha;
@@ -355,6 +403,7 @@ impl<'a> Engine<'a> {
             2 => 6,
             3 => 8,
             4 => 10,
+            5 => 12,
             _ => 14,
         } + if pv_node { 6 } else { 0 };
         // Futility: near the leaves, quiet moves cannot lift a position
@@ -365,12 +414,15 @@ impl<'a> Engine<'a> {
             if i >= width && best > -WIN_THRESHOLD {
                 break;
             }
-            let forcing = {
-                let mine = self.b.info(mv, me).flags;
-                let theirs = self.b.info(mv, 1 - me).flags;
-                (mine & (flag::FOUR | flag::THREE)) != 0 || (theirs & flag::FOUR) != 0
-            };
+            let mine = self.b.info(mv, me).flags;
+            let theirs = self.b.info(mv, opp).flags;
+            let forcing = (mine & (flag::FOUR | flag::THREE)) != 0 || (theirs & flag::FOUR) != 0;
             if futile && i > 0 && !forcing && best > -WIN_THRESHOLD {
+                continue;
+            }
+            // Near the leaves a move that builds nothing for either side
+            // cannot change the verdict.
+            if depth <= 3 && i > 0 && best > -WIN_THRESHOLD && (mine | theirs) & flag::SHAPE == 0 {
                 continue;
             }
             let new_depth = if extend { depth } else { depth - 1 };
@@ -378,8 +430,13 @@ impl<'a> Engine<'a> {
             let score = if i == 0 {
                 -self.pvs(new_depth, ply + 1, -beta, -alpha)
             } else {
-                let r = if depth >= 3 && i >= 2 && !forcing {
-                    (1 + i32::from(i >= 5) + i32::from(i >= 10)).min(depth - 2)
+                let r = if depth >= 3 && i >= 2 && !extend {
+                    let mut r = i32::from(
+                        self.tables.lmr[(depth as usize).min(LMR_DEPTHS - 1)][i.min(LMR_MOVES - 1)],
+                    );
+                    let killer = mv == self.killers[ply][0] || mv == self.killers[ply][1];
+                    r -= i32::from(forcing) + i32::from(pv_node) + i32::from(killer);
+                    r.clamp(0, depth - 2)
                 } else {
                     0
                 };
@@ -481,6 +538,12 @@ impl Engine<'_> {
     }
 
     fn end_phase(&mut self) {
+        tracing::trace!(
+            search.nodes = self.nodes,
+            duration_ms = self.started.elapsed().as_millis() as u64,
+            phase_over = self.aborted,
+            "gomoku threat phase done"
+        );
         self.phase_deadline = None;
         self.phase_nodes = u64::MAX;
         // A phase that ran out of its share is not a stop of the search,
@@ -534,6 +597,7 @@ impl Engine<'_> {
         };
         let max_depth = self.limits.depth.clamp(1, MAX_PLY as u32 - 8);
         for depth in 1..=max_depth {
+            let iteration_start = Instant::now();
             self.check_deadline = depth > 1;
             let mut alpha = -INF;
             let beta = INF;
@@ -554,7 +618,9 @@ impl Engine<'_> {
                 } else {
                     // Late, quiet root moves get a reduced first look.
                     let r = if depth >= 4 && i >= 4 && !forcing[i] {
-                        1 + i32::from(i >= 12)
+                        let d = (depth as usize).min(LMR_DEPTHS - 1);
+                        i32::from(self.tables.lmr[d][i.min(LMR_MOVES - 1)])
+                            .clamp(1, depth as i32 - 2)
                     } else {
                         0
                     };
@@ -613,6 +679,7 @@ impl Engine<'_> {
                 search.depth = depth,
                 search.nodes = self.nodes,
                 search.score = result.score,
+                duration_ms = self.started.elapsed().as_millis() as u64,
                 "gomoku iteration"
             );
             // Best first next time; the rest by this iteration's scores.
@@ -622,11 +689,12 @@ impl Engine<'_> {
                 result.stopped = Stopped::Proven;
                 break;
             }
-            // The next iteration costs a few times this one: starting it
-            // late would only burn the rest of the budget.
+            // The next iteration costs more than this one (about one and a
+            // half times with the reductions): starting one that cannot end
+            // would only burn the rest of the budget.
             let late = self.limits.deadline.is_some_and(|d| {
-                let budget = d.saturating_duration_since(self.started);
-                self.started.elapsed() > budget.mul_f64(0.6)
+                let next = iteration_start.elapsed().mul_f64(1.5);
+                Instant::now() + next > d
             });
             if depth < max_depth && (self.limits.exhausted(self.nodes) || late) {
                 result.stopped = self.limits.stop_reason(self.nodes);

@@ -121,6 +121,9 @@ pub struct MatchGame {
     pub moves: Vec<String>,
     /// The engine's slowest move.
     pub engine_slowest: Duration,
+    /// Time the engine spent, and its number of moves.
+    pub engine_time: Duration,
+    pub engine_moves: u32,
     /// Time the seeds' AI spent, and its number of moves.
     pub seeds_time: Duration,
     pub seeds_moves: u32,
@@ -141,6 +144,8 @@ pub fn play_game(
         result: GameResult::Draw,
         moves: Vec::new(),
         engine_slowest: Duration::ZERO,
+        engine_time: Duration::ZERO,
+        engine_moves: 0,
         seeds_time: Duration::ZERO,
         seeds_moves: 0,
     };
@@ -166,6 +171,8 @@ pub fn play_game(
             limits.deadline = Some(start + Duration::from_millis(time_ms));
             let report = super::search(&pos, &limits, ws);
             game.engine_slowest = game.engine_slowest.max(start.elapsed());
+            game.engine_time += start.elapsed();
+            game.engine_moves += 1;
             pos.parse_cell(&report.best_move.notation)
                 .expect("the engine answers a cell")
         } else {

@@ -89,11 +89,7 @@ impl Engine<'_> {
                 }
             }
             None => {
-                for c in self.b.area(4) {
-                    if self.b.is_empty(c) && self.b.info(c, a).flags & flag::FOUR != 0 {
-                        buf.push(c);
-                    }
-                }
+                self.b.cells_with_flag(a, flag::FOUR, &mut buf);
                 // Open fours first, then the strongest shapes.
                 let b = &self.b;
                 buf.sort_by_key(|&c| {
@@ -372,10 +368,9 @@ impl Engine<'_> {
             return false;
         }
         let mut points = Vec::new();
-        for c in self.b.area(4) {
-            if !self.b.is_empty(c) || self.b.info(c, a).flags & flag::OPEN_FOUR == 0 {
-                continue;
-            }
+        let mut cells = Vec::new();
+        self.b.cells_with_flag(a, flag::OPEN_FOUR, &mut cells);
+        for c in cells {
             if self.restricted(a) && self.b.forbidden(c).is_some() {
                 continue;
             }
