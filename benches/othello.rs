@@ -12,7 +12,6 @@
 //! shared machine the wall time includes waiting for a core, the CPU time
 //! much less so.
 
-use std::path::Path;
 use std::time::Instant;
 
 use gameai::games::Player;
@@ -22,61 +21,13 @@ use gameai::games::othello::search::search;
 use gameai::games::othello::{Move, Othello, PASS};
 use gameai::search::{Limits, Workspace};
 
-struct Ffo {
-    number: usize,
-    pos: Othello,
-    best_score: i32,
-    best_moves: Vec<String>,
-}
+#[path = "../tests/common/ffo.rs"]
+mod ffo;
+use ffo::Ffo;
 
+/// The positions of one file, or none when the reference data is absent.
 fn load(file: &str, first: usize) -> Vec<Ffo> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data/othello")
-        .join(file);
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        println!("skipping FFO: {} is absent", path.display());
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for line in text
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('%'))
-    {
-        let (board, rest) = line.split_at(64);
-        let (mut black, mut white) = (0u64, 0u64);
-        for (i, ch) in board.chars().enumerate() {
-            match ch {
-                'X' => black |= 1 << i,
-                'O' => white |= 1 << i,
-                _ => {}
-            }
-        }
-        let mut fields = rest.split(';').map(str::trim);
-        let side = if fields.next() == Some("X") {
-            Player::X
-        } else {
-            Player::O
-        };
-        let scored: Vec<(String, i32)> = fields
-            .filter(|f| !f.is_empty())
-            .filter_map(|f| {
-                let (mv, score) = f.split_once(':')?;
-                Some((mv.to_ascii_lowercase(), score.parse().ok()?))
-            })
-            .collect();
-        let best_score = scored.iter().map(|s| s.1).max().unwrap_or(0);
-        out.push(Ffo {
-            number: first + out.len(),
-            pos: Othello::new(black, white, side).expect("no overlap"),
-            best_score,
-            best_moves: scored
-                .into_iter()
-                .filter(|s| s.1 == best_score)
-                .map(|s| s.0)
-                .collect(),
-        });
-    }
-    out
+    ffo::load(file, first).unwrap_or_default()
 }
 
 /// User plus system CPU time of this process so far, in seconds.

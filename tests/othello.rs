@@ -2,14 +2,15 @@
 //! endgame suite and against plain minimax, and the search as the service
 //! calls it.
 
-use std::path::Path;
-
 use gameai::games::othello::bitboard::{Squares, flips, moves};
 use gameai::games::othello::perft::perft;
 use gameai::games::othello::solver::{EndgameTable, Solver, minimax};
 use gameai::games::othello::{Othello, PASS};
 use gameai::games::{GameKind, Player, PositionSpec, Status, Stopped};
 use gameai::search::{Limits, Outcome, Workspace};
+
+#[path = "common/ffo.rs"]
+mod ffo;
 
 /// Perft from the start. Convention of these reference counts: a forced
 /// pass is a ply, and a finished game counts as one leaf at its own ply and
@@ -23,67 +24,9 @@ fn perft_from_the_start_matches_the_known_counts() {
     }
 }
 
-/// One FFO line: the position, side to move, and the best score and moves.
-struct Ffo {
-    number: usize,
-    pos: Othello,
-    best_score: i32,
-    best_moves: Vec<String>,
-}
-
-fn load_ffo(file: &str, first: usize) -> Option<Vec<Ffo>> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data/othello")
-        .join(file);
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        eprintln!("skipping: {} is absent", path.display());
-        return None;
-    };
-    let mut out = Vec::new();
-    for line in text
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('%'))
-    {
-        let (board, rest) = line.split_at(64);
-        let (mut black, mut white) = (0u64, 0u64);
-        for (i, ch) in board.chars().enumerate() {
-            match ch {
-                'X' => black |= 1 << i,
-                'O' => white |= 1 << i,
-                _ => {}
-            }
-        }
-        let mut fields = rest.split(';').map(str::trim);
-        let side = match fields.next() {
-            Some("X") => Player::X,
-            Some("O") => Player::O,
-            other => panic!("bad side {other:?}"),
-        };
-        let scored: Vec<(String, i32)> = fields
-            .filter(|f| !f.is_empty())
-            .map(|f| {
-                let (mv, score) = f.split_once(':').expect("MOVE:SCORE");
-                (mv.to_ascii_lowercase(), score.parse().expect("a score"))
-            })
-            .collect();
-        let best_score = scored.iter().map(|s| s.1).max().expect("scores");
-        out.push(Ffo {
-            number: first + out.len(),
-            pos: Othello::new(black, white, side).expect("no overlap"),
-            best_score,
-            best_moves: scored
-                .into_iter()
-                .filter(|s| s.1 == best_score)
-                .map(|s| s.0)
-                .collect(),
-        });
-    }
-    Some(out)
-}
-
 #[test]
 fn the_solver_solves_ffo_1_to_19() {
-    let Some(problems) = load_ffo("fforum-1-19.obf", 1) else {
+    let Some(problems) = ffo::load("fforum-1-19.obf", 1) else {
         return;
     };
     assert_eq!(problems.len(), 19);

@@ -9,7 +9,7 @@
 
 use std::time::Instant;
 
-use super::{MoveView, Position, ProvenView, SearchReport, Status};
+use super::{MoveView, Position, PositionReport, ProvenView, SearchReport, Status};
 use crate::search::{Limits, Outcome, Stopped, WIN_THRESHOLD, Workspace};
 
 /// One root move and what searching it found, from the root's side.
@@ -60,8 +60,8 @@ impl Position {
     /// The moves worth scoring when only the best few are wanted: every
     /// legal move, except in gomoku, where moves more than two cells away
     /// from every stone are left out (the engine never plays them either).
-    pub fn candidate_moves(&self) -> Vec<String> {
-        let report = self.describe();
+    /// `report` is this position's description.
+    pub fn candidate_moves(&self, report: PositionReport) -> Vec<String> {
         let Position::Gomoku(_) = self else {
             return report.legal_moves;
         };

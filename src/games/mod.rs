@@ -307,6 +307,39 @@ pub fn generic_search<G: CellMoves>(pos: &G, limits: &Limits, ws: &mut Workspace
     }
 }
 
+/// Plays `moves` on `pos` in order, refusing the first one `play` refuses,
+/// with its number.
+pub fn play_moves<P>(
+    pos: &mut P,
+    moves: &[String],
+    mut play: impl FnMut(&mut P, &str) -> Result<(), String>,
+) -> Result<(), PositionError> {
+    for (i, mv) in moves.iter().enumerate() {
+        play(pos, mv)
+            .map_err(|e| PositionError::new("moves", format!("move {} ({mv}): {e}", i + 1)))?;
+    }
+    Ok(())
+}
+
+/// Refuses a client's `to_move` that disagrees with the side to move after
+/// its `moves`.
+pub fn check_to_move_after_moves(
+    given: Option<Player>,
+    actual: Player,
+) -> Result<(), PositionError> {
+    match given.filter(|&p| p != actual) {
+        Some(given) => Err(PositionError::new(
+            "to_move",
+            format!(
+                "to_move is {} but after these moves {} is to move",
+                given.symbol(),
+                actual.symbol()
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
 /// The error for a request that gives both or neither of `board` and `moves`.
 pub fn board_xor_moves() -> PositionError {
     PositionError::new(

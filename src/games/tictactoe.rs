@@ -349,21 +349,8 @@ pub fn parse(spec: &PositionSpec) -> Result<TicTacToe, PositionError> {
         (Some(rows), None) => TicTacToe::from_rows(rows, spec.to_move),
         (None, Some(moves)) => {
             let mut pos = TicTacToe::default();
-            for (i, mv) in moves.iter().enumerate() {
-                pos.play_notation(mv).map_err(|e| {
-                    PositionError::new("moves", format!("move {} ({mv}): {e}", i + 1))
-                })?;
-            }
-            if let Some(given) = spec.to_move.filter(|&p| p != pos.to_move) {
-                return Err(PositionError::new(
-                    "to_move",
-                    format!(
-                        "to_move is {} but after these moves {} is to move",
-                        given.symbol(),
-                        pos.to_move.symbol()
-                    ),
-                ));
-            }
+            super::play_moves(&mut pos, moves, TicTacToe::play_notation)?;
+            super::check_to_move_after_moves(spec.to_move, pos.to_move)?;
             Ok(pos)
         }
         _ => Err(super::board_xor_moves()),

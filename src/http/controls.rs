@@ -155,11 +155,11 @@ impl Plan {
                 seed: self.seed,
             };
         }
-        let legal = self.position.describe().legal_moves;
-        let moves = if self.multi_pv >= legal.len() {
-            legal
+        let report = self.position.describe();
+        let moves = if self.multi_pv >= report.legal_moves.len() {
+            report.legal_moves
         } else {
-            self.position.candidate_moves()
+            self.position.candidate_moves(report)
         };
         let lines = self.position.lines(&moves, &limits, ws, on_line);
         if lines.is_empty() {

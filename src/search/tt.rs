@@ -68,11 +68,7 @@ impl TranspositionTable {
     /// Starts a new search: earlier entries become invisible. The whole table
     /// is wiped only when the generation counter wraps.
     pub fn new_search(&mut self) {
-        self.generation = (self.generation + 1) % GENERATIONS;
-        if self.generation == 0 {
-            self.entries.fill(Entry::default());
-            self.generation = 1;
-        }
+        next_generation(&mut self.generation, GENERATIONS.into(), &mut self.entries);
     }
 
     pub fn probe(&self, key: u64) -> Option<Hit> {
@@ -118,6 +114,19 @@ impl TranspositionTable {
             depth,
             meta: (self.generation << 2) | bound_bits,
         };
+    }
+}
+
+/// Advances a table's search stamp so that entries of earlier searches stop
+/// counting: clearing in O(1). Stamps run through `1..count`; when they wrap
+/// the entries are wiped, since a stale entry could look current again.
+pub fn next_generation<E: Default + Clone>(generation: &mut u8, count: u16, entries: &mut [E]) {
+    let next = (u16::from(*generation) + 1) % count;
+    if next == 0 {
+        entries.fill(E::default());
+        *generation = 1;
+    } else {
+        *generation = next as u8;
     }
 }
 

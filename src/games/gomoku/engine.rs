@@ -135,12 +135,7 @@ impl<'a> Engine<'a> {
     pub fn new(b: Board, tables: &'a mut Tables, limits: &'a Limits) -> Self {
         // Each search starts from an empty table (entries of other ages are
         // ignored), so the same request always gets the same answer.
-        tables.age = tables.age.wrapping_add(1);
-        if tables.age == 0 {
-            // Wrapped around: stale entries could look current again.
-            tables.tt.fill(TtEntry::default());
-            tables.age = 1;
-        }
+        crate::search::next_generation(&mut tables.age, 256, &mut tables.tt);
         Engine {
             b,
             tables,

@@ -216,17 +216,12 @@ pub fn parse(spec: &PositionSpec) -> Result<Gomoku, PositionError> {
         (Some(rows), None) => from_rows(rows, size, rules)?,
         (None, Some(moves)) => {
             let mut pos = Gomoku::new(size, rules);
-            for (i, mv) in moves.iter().enumerate() {
+            super::play_moves(&mut pos, moves, |pos, mv| {
                 if pos.board.is_full() {
-                    return Err(PositionError::new(
-                        "moves",
-                        format!("move {} ({mv}): the board is full", i + 1),
-                    ));
+                    return Err("the board is full".to_owned());
                 }
-                pos.play_notation(mv).map_err(|e| {
-                    PositionError::new("moves", format!("move {} ({mv}): {e}", i + 1))
-                })?;
-            }
+                pos.play_notation(mv)
+            })?;
             pos
         }
         _ => return Err(super::board_xor_moves()),

@@ -80,12 +80,7 @@ impl Default for MidgameTable {
 impl MidgameTable {
     /// Starts a new search: older entries stop counting.
     pub fn new_search(&mut self) {
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            // Wrapped around: stale entries could look current again.
-            self.entries.fill(Entry::default());
-            self.generation = 1;
-        }
+        crate::search::next_generation(&mut self.generation, 256, &mut self.entries);
     }
 
     #[inline]

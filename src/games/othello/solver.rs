@@ -124,11 +124,7 @@ impl Default for EndgameTable {
 impl EndgameTable {
     /// Starts a request: earlier entries become invisible.
     pub fn new_search(&mut self) {
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.entries.fill(Entry::default());
-            self.generation = 1;
-        }
+        crate::search::next_generation(&mut self.generation, 256, &mut self.entries);
     }
 
     /// Two slots per bucket: the first keeps the deeper result, the second
