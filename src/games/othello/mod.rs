@@ -12,6 +12,7 @@
 pub mod bitboard;
 pub mod eval;
 pub mod midgame;
+pub mod patterns;
 pub mod perft;
 pub mod search;
 pub mod solver;

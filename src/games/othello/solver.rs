@@ -15,7 +15,7 @@ use super::bitboard::{
     COL_A, COL_H, CORNERS, NEIGHBOURS, Squares, flips, last_flip_count, moves, neighbours,
     stable_discs, weighted_mobility,
 };
-use super::{Move, PASS};
+use super::{Move, PASS, patterns};
 use crate::search::Limits;
 
 /// Beyond any disc difference.
@@ -25,6 +25,19 @@ const SHALLOW: u32 = 7;
 /// From this many empties on, children are looked up in the table before
 /// any is searched (enhanced transposition cut-off).
 const ETC_EMPTIES: u32 = 12;
+/// From this many empties on, the pattern evaluation of the position
+/// after each move joins the ordering; a disc of it counts as a quarter of
+/// one opponent reply.
+const EVAL_ORDER_EMPTIES: u32 = 12;
+/// From this many empties on, a shallow search on the pattern evaluation
+/// replaces the plain evaluation: one ply, and one more for every two
+/// further empties, at most [`ORDER_SEARCH_MAX_DEPTH`]. (Measured on FFO
+/// #40-#49: 107 s of CPU against 246 s with mobility alone; deeper or
+/// earlier searches save nodes but cost more time than they save.)
+const ORDER_SEARCH_EMPTIES: u32 = 16;
+const ORDER_SEARCH_MAX_DEPTH: u32 = 3;
+/// Ordering keys count this many units per opponent reply.
+const REPLY_WEIGHT: i32 = 16;
 /// Deadline and stop flag are polled once per this many nodes.
 const POLL_MASK: u64 = 4095;
 
@@ -84,6 +97,47 @@ fn odd_quadrants(empty: u64) -> u64 {
     // never overlap, so the products carry nothing).
     (x & 0x0000_0011_0000_0011) * 0x0F * 0x0101_0101
 }
+
+/// The legal moves `m` with their flips, not yet ordered.
+#[inline]
+fn move_list(p: u64, o: u64, m: u64) -> ArrayVec<(i32, Move, u64), 40> {
+    Squares(m)
+        .map(|sq| (0, sq as Move, flips(p, o, sq)))
+        .collect()
+}
+
+/// A small alpha-beta on the pattern evaluation, for move ordering: the
+/// value of `p`'s position `depth` plies ahead, in 1/`SCALE` discs.
+fn eval_search(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    if depth == 0 {
+        return patterns::evaluate(p, o);
+    }
+    let m = moves(p, o);
+    if m == 0 {
+        if moves(o, p) == 0 {
+            return final_score(p, o) * patterns::SCALE;
+        }
+        return -eval_search(o, p, depth, -beta, -alpha);
+    }
+    let mut best = -EVAL_INF;
+    for sq in Squares(m) {
+        let f = flips(p, o, sq);
+        let value = -eval_search(o & !f, p | f | 1 << sq, depth - 1, -beta, -alpha);
+        if value > best {
+            best = value;
+            if value > alpha {
+                alpha = value;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    best
+}
+
+/// Beyond any pattern evaluation.
+const EVAL_INF: i32 = i32::MAX / 2;
 
 /// One slot of the endgame table: the full position (so a hit is never a
 /// collision) and the bounds proven on its value.
@@ -200,6 +254,8 @@ pub struct Solver<'a> {
     limits: &'a Limits,
     pub nodes: u64,
     aborted: bool,
+    /// Whether the pattern evaluation orders moves.
+    patterns: bool,
 }
 
 impl<'a> Solver<'a> {
@@ -209,7 +265,16 @@ impl<'a> Solver<'a> {
             limits,
             nodes: 0,
             aborted: false,
+            patterns: true,
         }
+    }
+
+    /// A solver that orders moves without the pattern evaluation: the
+    /// same scores, found with more nodes, and lines that do not depend on
+    /// the trained weights (what the weights are trained on).
+    pub fn without_patterns(mut self) -> Self {
+        self.patterns = false;
+        self
     }
 
     /// Solves the position exactly. Root moves are tried in `order` first
@@ -238,7 +303,7 @@ impl<'a> Solver<'a> {
             .filter(|&mv| mv != PASS && m >> mv & 1 == 1)
             .collect();
         if root.len() < m.count_ones() as usize {
-            let mut rest = self.sorted_moves(p, o, m, None);
+            let mut rest = self.sorted_moves(p, o, m, None, n);
             rest.retain(|(_, mv, _)| !root.contains(mv));
             root.extend(rest.iter().map(|&(_, mv, _)| mv));
         }
@@ -286,8 +351,7 @@ impl<'a> Solver<'a> {
         }
     }
 
-    /// The moves in fastest-first order: fewest (corner-weighted) replies for
-    /// the opponent, the table's move first, odd quadrants breaking ties.
+    /// The moves in fastest-first order, the table's move first.
     #[inline]
     fn sorted_moves(
         &self,
@@ -295,31 +359,50 @@ impl<'a> Solver<'a> {
         o: u64,
         m: u64,
         tt_move: Option<Move>,
+        n: u32,
     ) -> ArrayVec<(i32, Move, u64), 40> {
+        let mut list = move_list(p, o, m);
+        self.order(&mut list, p, o, n);
+        if let Some(i) = tt_move.and_then(|mv| list.iter().position(|e| e.1 == mv)) {
+            list[..=i].rotate_right(1);
+        }
+        list
+    }
+
+    /// Sorts the moves: fewest (corner-weighted) replies for the opponent
+    /// first; with many empties, also the pattern evaluation of the
+    /// position after the move, or of a shallow search from it.
+    #[inline]
+    fn order(&self, list: &mut [(i32, Move, u64)], p: u64, o: u64, n: u32) {
         let odd = odd_quadrants(!(p | o));
-        let mut list = ArrayVec::new();
-        for sq in Squares(m) {
-            let f = flips(p, o, sq);
-            let key = if Some(sq as Move) == tt_move {
-                i32::MIN
+        for (key, sq, f) in list.iter_mut() {
+            let sq = *sq as usize;
+            let (np, no) = (o & !*f, p | *f | 1 << sq);
+            // Fewest replies first, then fewest squares where replies
+            // may open up and most discs settled around our corners;
+            // taking a corner and playing into an odd region break
+            // ties. (Measured on FFO #25-#42 less #38: the corner
+            // term saves 3.5% of the nodes, and 24% on #38.)
+            let replies = weighted_mobility(moves(np, no)) as i32;
+            let potential = (neighbours(no) & !(np | no)).count_ones() as i32;
+            *key = replies * REPLY_WEIGHT + potential * 4
+                - corner_stability(no) as i32 * 2
+                - ((CORNERS >> sq) & 1) as i32 * 8
+                - ((odd >> sq) & 1) as i32 * 4;
+            if !self.patterns || n < EVAL_ORDER_EMPTIES {
+                continue;
+            }
+            // The opponent's view of the position after the move: lower
+            // is better for us.
+            let value = if n >= ORDER_SEARCH_EMPTIES {
+                let depth = ((n - ORDER_SEARCH_EMPTIES) / 2 + 1).min(ORDER_SEARCH_MAX_DEPTH);
+                eval_search(np, no, depth, -EVAL_INF, EVAL_INF)
             } else {
-                let (np, no) = (o & !f, p | f | 1 << sq);
-                // Fewest replies first, then fewest squares where replies
-                // may open up and most discs settled around our corners;
-                // taking a corner and playing into an odd region break
-                // ties. (Measured on FFO #25-#42 less #38: the corner
-                // term saves 3.5% of the nodes, and 24% on #38.)
-                let replies = weighted_mobility(moves(np, no)) as i32;
-                let potential = (neighbours(no) & !(np | no)).count_ones() as i32;
-                replies * 16 + potential * 4
-                    - corner_stability(no) as i32 * 2
-                    - ((CORNERS >> sq) & 1) as i32 * 8
-                    - ((odd >> sq) & 1) as i32 * 4
+                patterns::evaluate(np, no)
             };
-            list.push((key, sq as Move, f));
+            *key += value * REPLY_WEIGHT / (4 * patterns::SCALE);
         }
         list.sort_unstable_by_key(|e| e.0);
-        list
     }
 
     /// A full-window search along the principal variation, collecting it.
@@ -353,7 +436,7 @@ impl<'a> Solver<'a> {
             return score;
         }
         let tt_move = self.table.probe(p, o).map(|e| e.mv);
-        let list = self.sorted_moves(p, o, m, tt_move);
+        let list = self.sorted_moves(p, o, m, tt_move, n);
         let alpha_orig = alpha;
         let mut best = -INF;
         let mut best_move = PASS;
@@ -444,7 +527,7 @@ impl<'a> Solver<'a> {
             }
             return -self.nws_deep(o, p, -alpha - 1, n);
         }
-        let list = self.sorted_moves(p, o, m, tt_move);
+        let mut list = move_list(p, o, m);
         if n >= ETC_EMPTIES {
             // Enhanced transposition cut-off: a child already known to be
             // bad enough for the opponent settles this node at once.
@@ -460,6 +543,22 @@ impl<'a> Solver<'a> {
         }
         let mut best = -INF;
         let mut best_move = PASS;
+        // The table's move first, before the others are ordered: when it
+        // cuts off, ordering them would be wasted work.
+        if let Some(i) = tt_move.and_then(|mv| list.iter().position(|e| e.1 == mv)) {
+            let (_, sq, f) = list.swap_remove(i);
+            let score = -self.nws(o & !f, p | f | 1 << sq, -alpha - 1, n - 1);
+            if self.aborted {
+                return 0;
+            }
+            best = score;
+            best_move = sq;
+            if score > alpha {
+                self.table.store(p, o, n, best, 64, best_move);
+                return best;
+            }
+        }
+        self.order(&mut list, p, o, n);
         for &(_, sq, f) in &list {
             let score = -self.nws(o & !f, p | f | 1 << sq, -alpha - 1, n - 1);
             if self.aborted {
