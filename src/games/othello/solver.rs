@@ -5,7 +5,8 @@
 //! strong solvers: a full-window principal-variation search only along the
 //! PV, null-window searches everywhere else; fastest-first ordering (fewest
 //! opponent replies) with a transposition table while many squares are
-//! empty; parity ordering and no table near the end; special code for the
+//! empty, joined by the trained pattern evaluation ([`super::patterns`])
+//! higher up; parity ordering and no table near the end; special code for the
 //! last four empties; and stability cut-offs (the opponent's stable discs
 //! cap what the side to move can still reach).
 
@@ -32,7 +33,7 @@ const EVAL_ORDER_EMPTIES: u32 = 12;
 /// From this many empties on, a shallow search on the pattern evaluation
 /// replaces the plain evaluation: one ply, and one more for every two
 /// further empties, at most [`ORDER_SEARCH_MAX_DEPTH`]. (Measured on FFO
-/// #40-#49: 107 s of CPU against 246 s with mobility alone; deeper or
+/// #40-#49: 103 s of CPU against 246 s with mobility alone; deeper or
 /// earlier searches save nodes but cost more time than they save.)
 const ORDER_SEARCH_EMPTIES: u32 = 16;
 const ORDER_SEARCH_MAX_DEPTH: u32 = 3;
