@@ -6,7 +6,8 @@
 //!
 //! The engine is bitboards seen from the side to move ([`bitboard`]), a
 //! hand-built evaluation ([`eval`]), its own alpha-beta for the midgame
-//! ([`midgame`]) and an exact endgame solver ([`solver`]); [`search`] joins
+//! ([`midgame`]) and an exact endgame solver ([`solver`]), whose moves a
+//! trained pattern evaluation ([`patterns`]) helps order; [`search`] joins
 //! them into one answer.
 
 pub mod bitboard;
