@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use gameai::games::gomoku::seeds::{self, GameResult};
 use gameai::games::gomoku::{self, Rules};
-use gameai::games::{GameKind, Player, PositionSpec};
+use gameai::games::{GameKind, Player, Position, PositionSpec};
 use gameai::search::{Limits, Workspace};
 use serde_json::Value;
 
@@ -51,7 +51,7 @@ fn shift(cell: &str, dr: u8, dc: u8) -> String {
 /// Middle-game positions from the opening of Rapfi's own games (the VCF
 /// puzzles' move lists, cut long before the win): (label, size, rules,
 /// moves). The 20×20 one is a 15×15 game moved off-centre.
-fn middle_games(puzzles: &[Value]) -> Vec<(String, u32, String, Vec<String>)> {
+fn middle_games(puzzles: &[Value]) -> Vec<(String, Position)> {
     let game = |id: &str| {
         let p = puzzles.iter().find(|p| p["id"] == id).expect("a puzzle id");
         (strings(&p["moves"]), p["rule"].as_str().unwrap().to_owned())
@@ -60,19 +60,31 @@ fn middle_games(puzzles: &[Value]) -> Vec<(String, u32, String, Vec<String>)> {
     for (id, plies) in [("vcf-001", 24), ("vcf-002", 30), ("vcf-016", 24)] {
         let (moves, rule) = game(id);
         let moves: Vec<String> = moves.into_iter().take(plies).collect();
-        out.push((format!("15x15 {rule}, {id} after {plies}"), 15, rule, moves));
+        out.push((
+            format!("15x15 {rule}, {id} after {plies}"),
+            position(15, rule, moves),
+        ));
     }
     for (id, plies) in [("vcf-001", 24), ("vcf-002", 30)] {
         let (moves, _) = game(id);
         let moves: Vec<String> = moves.iter().take(plies).map(|m| shift(m, 3, 4)).collect();
         out.push((
             format!("20x20 freestyle, {id} after {plies}"),
-            20,
-            "freestyle".into(),
-            moves,
+            position(20, "freestyle".into(), moves),
         ));
     }
     out
+}
+
+fn position(size: u32, rules: String, moves: Vec<String>) -> Position {
+    GameKind::Gomoku
+        .parse(&PositionSpec {
+            moves: Some(moves),
+            size: Some(size),
+            rules: Some(rules),
+            ..Default::default()
+        })
+        .expect("a valid position")
 }
 
 fn main() {
@@ -97,15 +109,7 @@ fn main() {
         println!("| position | nodes | ms | best | score |");
         println!("| --- | ---: | ---: | --- | ---: |");
         let mut total = 0;
-        for (label, size, rules, moves) in middle_games(&puzzles) {
-            let pos = GameKind::Gomoku
-                .parse(&PositionSpec {
-                    moves: Some(moves),
-                    size: Some(size),
-                    rules: Some(rules),
-                    ..Default::default()
-                })
-                .expect("a valid position");
+        for (label, pos) in middle_games(&puzzles) {
             let mut ws = Workspace::default();
             let start = Instant::now();
             let r = pos.search(&Limits::depth(depth), &mut ws);
@@ -129,15 +133,7 @@ fn main() {
     );
     println!("| position | nodes/s | depth | Rapfi nodes/s | Rapfi depth | best | score |");
     println!("| --- | ---: | ---: | ---: | ---: | --- | ---: |");
-    for (label, size, rules, moves) in middle_games(&puzzles) {
-        let pos = GameKind::Gomoku
-            .parse(&PositionSpec {
-                moves: Some(moves),
-                size: Some(size),
-                rules: Some(rules),
-                ..Default::default()
-            })
-            .expect("a valid position");
+    for (label, pos) in middle_games(&puzzles) {
         let mut runs = Vec::new();
         for _ in 0..3 {
             // A cold worker each time: nothing carried over between runs.

@@ -177,6 +177,18 @@ fn generate(games: u64, seed: u64, range: (u32, u32), out: &str) {
     std::fs::write(out, text).expect("cannot write the data file");
 }
 
+/// One data line: player, opponent (hex bitboards) and the exact score;
+/// `None` for a blank line.
+fn parse_line(line: &str) -> Option<(u64, u64, i32)> {
+    let mut fields = line.split_whitespace();
+    let (p, o, score) = (fields.next()?, fields.next()?, fields.next()?);
+    Some((
+        u64::from_str_radix(p, 16).expect("bad bitboard"),
+        u64::from_str_radix(o, 16).expect("bad bitboard"),
+        score.parse().expect("bad score"),
+    ))
+}
+
 /// Solves every position of a data file again: the nodes it takes show
 /// how well the current weights order the solver's moves.
 fn solve_all(file: &str) {
@@ -185,17 +197,14 @@ fn solve_all(file: &str) {
     let (mut nodes, mut count) = (0u64, 0usize);
     let start = std::time::Instant::now();
     for line in text.lines() {
-        let mut fields = line.split_whitespace();
-        let (Some(p), Some(o), Some(score)) = (fields.next(), fields.next(), fields.next()) else {
+        let Some((p, o, score)) = parse_line(line) else {
             continue;
         };
-        let p = u64::from_str_radix(p, 16).expect("bad bitboard");
-        let o = u64::from_str_radix(o, 16).expect("bad bitboard");
         table.new_search();
         let limits = Limits::depth(64);
         let mut solver = Solver::new(&mut table, &limits);
         let solution = solver.solve(p, o, &[]).expect("an unfinished game");
-        assert_eq!(solution.score.to_string(), score, "wrong score for {line}");
+        assert_eq!(solution.score, score, "wrong score for {line}");
         nodes += solver.nodes;
         count += 1;
     }
@@ -218,14 +227,9 @@ fn read_samples(files: &[String]) -> Vec<Sample> {
         let reader = BufReader::new(std::fs::File::open(file).expect("cannot open a data file"));
         for line in reader.lines() {
             let line = line.expect("cannot read a data file");
-            let mut fields = line.split_whitespace();
-            let (Some(p), Some(o), Some(score)) = (fields.next(), fields.next(), fields.next())
-            else {
+            let Some((p, o, score)) = parse_line(&line) else {
                 continue;
             };
-            let p = u64::from_str_radix(p, 16).expect("bad bitboard");
-            let o = u64::from_str_radix(o, 16).expect("bad bitboard");
-            let score: i32 = score.parse().expect("bad score");
             let empties = 64 - (p | o).count_ones();
             samples.push(Sample {
                 stage: patterns::stage(empties),

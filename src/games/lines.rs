@@ -44,18 +44,6 @@ pub fn parent_score(child: i32) -> i32 {
     }
 }
 
-fn parent_proof(child: ProvenView) -> ProvenView {
-    ProvenView {
-        result: match child.result {
-            Outcome::Win => Outcome::Loss,
-            Outcome::Loss => Outcome::Win,
-            Outcome::Draw => Outcome::Draw,
-        },
-        plies: child.plies + 1,
-        disc_diff: child.disc_diff.map(|d| -d),
-    }
-}
-
 impl Position {
     /// The moves worth scoring when only the best few are wanted: every
     /// legal move, except in gomoku, where moves more than two cells away
@@ -147,7 +135,7 @@ fn line_of(before: &[String], notation: &str, child: &Position, report: SearchRe
     Line {
         mv: move_view(before, &after.board, notation),
         score: parent_score(report.score),
-        proven: report.proven.map(parent_proof),
+        proven: report.proven.map(ProvenView::parent),
         depth: report.depth + 1,
         nodes: report.nodes,
         pv,

@@ -119,6 +119,22 @@ pub struct ProvenView {
     pub disc_diff: Option<i32>,
 }
 
+impl ProvenView {
+    /// The same result seen from the position one ply earlier, by the
+    /// other side.
+    pub fn parent(self) -> Self {
+        Self {
+            result: match self.result {
+                Outcome::Win => Outcome::Loss,
+                Outcome::Loss => Outcome::Win,
+                Outcome::Draw => Outcome::Draw,
+            },
+            plies: self.plies + 1,
+            disc_diff: self.disc_diff.map(|d| -d),
+        }
+    }
+}
+
 /// Why a search ended, as the API shows it.
 pub use crate::search::Stopped;
 

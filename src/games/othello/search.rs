@@ -50,15 +50,7 @@ pub fn search(pos: &Othello, limits: &Limits, ws: &mut Workspace) -> SearchRepor
         return SearchReport {
             best_move: move_view(PASS),
             score: -child.score,
-            proven: child.proven.map(|v| ProvenView {
-                result: match v.result {
-                    Outcome::Win => Outcome::Loss,
-                    Outcome::Loss => Outcome::Win,
-                    Outcome::Draw => Outcome::Draw,
-                },
-                plies: v.plies + 1,
-                disc_diff: v.disc_diff.map(|d| -d),
-            }),
+            proven: child.proven.map(ProvenView::parent),
             depth: child.depth + 1,
             nodes: child.nodes,
             time_ms: search::elapsed_ms(start),
