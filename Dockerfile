@@ -4,6 +4,7 @@ FROM rust:1.95-slim-bookworm AS build
 SHELL ["/bin/bash", "-o", "pipefail", "-c"]
 WORKDIR /src
 COPY Cargo.toml Cargo.lock ./
+COPY .cargo ./.cargo
 RUN mkdir -p src benches \
     && echo 'fn main() {}' > src/main.rs \
     && touch src/lib.rs \

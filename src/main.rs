@@ -9,8 +9,32 @@ use gameai::{AppState, app};
 use tokio::net::TcpListener;
 use tracing_subscriber::EnvFilter;
 
-#[tokio::main]
-async fn main() -> std::io::Result<()> {
+fn main() -> std::io::Result<()> {
+    require_cpu_features();
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?
+        .block_on(serve())
+}
+
+/// The build targets x86-64-v3 (see `.cargo/config.toml`): on an older
+/// CPU, say so and stop rather than die on an illegal instruction later.
+fn require_cpu_features() {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    if !(std::is_x86_feature_detected!("avx2")
+        && std::is_x86_feature_detected!("bmi2")
+        && std::is_x86_feature_detected!("lzcnt")
+        && std::is_x86_feature_detected!("popcnt"))
+    {
+        eprintln!(
+            "gameai was built for x86-64-v3 (AVX2, BMI2), which this CPU lacks; \
+             rebuild with RUSTFLAGS=\"-C target-cpu=native\""
+        );
+        std::process::exit(1);
+    }
+}
+
+async fn serve() -> std::io::Result<()> {
     let config = Config::parse();
     init_tracing(config.log);
 
