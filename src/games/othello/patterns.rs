@@ -8,7 +8,8 @@
 //! game stage; the value is their sum. A shape that maps onto itself under
 //! a symmetry (an edge read backwards) shares one weight between the two
 //! readings, so the evaluation is the same for all eight orientations of a
-//! position.
+//! position. A window is read in one step: its squares, gathered from each
+//! side's bitboard (`pext`), index a small table of base-3 values.
 //!
 //! The weights (`weights.bin`) were fitted by least squares to the exact
 //! final disc differences of positions from fixed-seed self-play, solved by
@@ -58,15 +59,23 @@ fn symmetry(s: usize, sq: u8) -> u8 {
     r * 8 + c
 }
 
-/// One window on the board: its shape, the symmetry that carries the
-/// shape onto it, its squares in reading order and where its shape's table
-/// starts.
+/// One window on the board: its squares in reading order (the shape's
+/// squares carried by one symmetry), where its shape's table starts, and
+/// how to read it in one step.
 struct Window {
-    shape: usize,
-    symmetry: usize,
     #[cfg_attr(not(test), allow(dead_code))]
     squares: Vec<u8>,
+    read: Read,
+}
+
+/// What reading a window takes: the squares as a bit mask, the start of
+/// its shape's table, and the start of its digit table in
+/// [`Layout::digits`].
+#[derive(Clone, Copy)]
+struct Read {
+    mask: u64,
     base: usize,
+    digits: usize,
 }
 
 /// The windows, the size of the full (per-reading) table set of one
@@ -74,8 +83,11 @@ struct Window {
 /// the readings of a self-symmetric shape).
 struct Layout {
     windows: Vec<Window>,
-    /// (shape, table start) of the windows, grouped by symmetry.
-    by_symmetry: [Vec<(usize, usize)>; 8],
+    reads: Vec<Read>,
+    /// Per window, for each set of its squares (as the bits gathered from
+    /// its mask, lowest square first) the base-3 value of ones on those
+    /// squares in the window's reading order.
+    digits: Vec<u16>,
     full: usize,
     canonical: Vec<u32>,
     canonical_count: usize,
@@ -87,10 +99,11 @@ fn pow3(n: usize) -> usize {
 
 static LAYOUT: LazyLock<Layout> = LazyLock::new(|| {
     let mut windows = Vec::new();
+    let mut digits = Vec::new();
     let mut canonical = Vec::new();
     let mut canonical_count = 0;
     let mut base = 0;
-    for (kind, shape) in SHAPES.iter().enumerate() {
+    for shape in SHAPES {
         let len = shape.len();
         let mut seen: Vec<Vec<u8>> = Vec::new();
         // The permutations of the reading order under which the shape maps
@@ -112,12 +125,28 @@ static LAYOUT: LazyLock<Layout> = LazyLock::new(|| {
             }
             if !seen.contains(&set) {
                 seen.push(set);
-                windows.push(Window {
-                    shape: kind,
-                    symmetry: s,
-                    squares,
+                let read = Read {
+                    mask: squares.iter().fold(0, |m, &sq| m | 1 << sq),
                     base,
-                });
+                    digits: digits.len(),
+                };
+                // Gathered bit `j` is the window's `j`-th lowest square;
+                // its digit's place is that square's place in the reading.
+                let mut by_square: Vec<(u8, usize)> = squares
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &sq)| (sq, pow3(i)))
+                    .collect();
+                by_square.sort_unstable();
+                digits.extend((0..1usize << len).map(|bits| {
+                    by_square
+                        .iter()
+                        .enumerate()
+                        .filter(|&(j, _)| bits >> j & 1 == 1)
+                        .map(|(_, &(_, value))| value as u16)
+                        .sum::<u16>()
+                }));
+                windows.push(Window { squares, read });
             }
         }
         // Canonical index: the smallest index among a configuration's
@@ -139,13 +168,10 @@ static LAYOUT: LazyLock<Layout> = LazyLock::new(|| {
         canonical.extend(ids);
         base += pow3(len);
     }
-    let mut by_symmetry: [Vec<(usize, usize)>; 8] = Default::default();
-    for w in &windows {
-        by_symmetry[w.symmetry].push((w.shape, w.base));
-    }
     Layout {
+        reads: windows.iter().map(|w| w.read).collect(),
         windows,
-        by_symmetry,
+        digits,
         full: base,
         canonical,
         canonical_count,
@@ -166,106 +192,60 @@ pub fn window_count() -> usize {
 /// within one stage: one per window.
 pub fn features(p: u64, o: u64) -> Vec<usize> {
     let layout = &*LAYOUT;
-    let mut out = Vec::with_capacity(layout.windows.len());
-    for (s, windows) in layout.by_symmetry.iter().enumerate() {
-        let (ps, os) = (orient(p, s), orient(o, s));
-        out.extend(
-            windows
-                .iter()
-                .map(|&(shape, base)| layout.canonical[base + read(shape, ps, os)] as usize),
-        );
+    layout
+        .reads
+        .iter()
+        .map(|r| layout.canonical[r.base + layout.index(r, p, o)] as usize)
+        .collect()
+}
+
+impl Layout {
+    /// A window's index within its shape's table: one digit per square
+    /// (0 empty, 1 `p`, 2 `o`), the first square of the reading order
+    /// lowest.
+    #[inline]
+    fn index(&self, r: &Read, p: u64, o: u64) -> usize {
+        let digits = &self.digits[r.digits..];
+        usize::from(digits[gather(p, r.mask)]) + 2 * usize::from(digits[gather(o, r.mask)])
+    }
+}
+
+/// The bits of `b` under `mask`, packed into the low bits in square order
+/// (`pext`).
+#[inline]
+fn gather(b: u64, mask: u64) -> usize {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        // SAFETY: the instruction exists: bmi2 is enabled for the whole
+        // build (see `.cargo/config.toml`).
+        unsafe { std::arch::x86_64::_pext_u64(b, mask) as usize }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    gather_bit_by_bit(b, mask)
+}
+
+/// [`gather`] one mask bit at a time: for targets without `pext`, and the
+/// reference it is tested against.
+#[cfg_attr(
+    all(target_arch = "x86_64", target_feature = "bmi2", not(test)),
+    allow(dead_code)
+)]
+fn gather_bit_by_bit(b: u64, mut mask: u64) -> usize {
+    let mut out = 0;
+    let mut bit = 0;
+    while mask != 0 {
+        let low = mask & mask.wrapping_neg();
+        if b & low != 0 {
+            out |= 1 << bit;
+        }
+        bit += 1;
+        mask ^= low;
     }
     out
 }
 
-/// The board seen through symmetry `s`: square `q` of the result is square
-/// `symmetry(s, q)` of `b`.
-#[inline]
-fn orient(mut b: u64, s: usize) -> u64 {
-    if s & 1 != 0 {
-        // Mirror each row.
-        b = (b >> 1 & 0x5555_5555_5555_5555) | (b & 0x5555_5555_5555_5555) << 1;
-        b = (b >> 2 & 0x3333_3333_3333_3333) | (b & 0x3333_3333_3333_3333) << 2;
-        b = (b >> 4 & 0x0F0F_0F0F_0F0F_0F0F) | (b & 0x0F0F_0F0F_0F0F_0F0F) << 4;
-    }
-    if s & 2 != 0 {
-        b = b.swap_bytes();
-    }
-    if s & 4 != 0 {
-        // Transpose: swap 4×4, then 2×2, then 1×1 blocks across the diagonal.
-        let t = 0x0F0F_0F0F_0000_0000 & (b ^ b << 28);
-        b ^= t ^ t >> 28;
-        let t = 0x3333_0000_3333_0000 & (b ^ b << 14);
-        b ^= t ^ t >> 14;
-        let t = 0x5500_5500_5500_5500 & (b ^ b << 7);
-        b ^= t ^ t >> 7;
-    }
-    b
-}
-
-/// The base-3 value of each byte read as eight cells (bit `i` a disc at
-/// digit `i`).
-static TERNARY: [u16; 256] = {
-    let mut out = [0; 256];
-    let mut m = 0;
-    while m < 256 {
-        let (mut value, mut digit, mut bit) = (0, 1, 0);
-        while bit < 8 {
-            if m >> bit & 1 == 1 {
-                value += digit;
-            }
-            digit *= 3;
-            bit += 1;
-        }
-        out[m] = value;
-        m += 1;
-    }
-    out
-};
-
-/// The cells of the bits of `mask` in `p` and `o`, as base-3 digits (the
-/// lowest bit first).
-#[inline]
-fn cells(p: u64, o: u64, shift: u32, mask: u64) -> usize {
-    TERNARY[(p >> shift & mask) as usize] as usize
-        + 2 * TERNARY[(o >> shift & mask) as usize] as usize
-}
-
-/// The squares of one diagonal gathered into a byte by column.
-#[inline]
-fn diagonal(b: u64, mask: u64) -> u64 {
-    (b & mask).wrapping_mul(0x0101_0101_0101_0101) >> 56
-}
-
-/// The diagonal starting on square `start` of the first row.
-const fn diagonal_mask(start: u32) -> u64 {
-    let mut mask = 0;
-    let mut r = 0;
-    while r + start < 8 {
-        mask |= 1 << (r * 9 + start);
-        r += 1;
-    }
-    mask
-}
-
-/// Shape `shape`'s index on boards already oriented.
-#[inline]
-fn read(shape: usize, p: u64, o: u64) -> usize {
-    match shape {
-        0 => cells(p, o, 0, 0xFF) + 6561 * (cells(p, o, 9, 1) + 3 * cells(p, o, 14, 1)),
-        1 => cells(p, o, 0, 7) + 27 * cells(p, o, 8, 7) + 729 * cells(p, o, 16, 7),
-        2 => cells(p, o, 0, 31) + 243 * cells(p, o, 8, 31),
-        3..=5 => cells(p, o, 8 * (shape as u32 - 2), 0xFF),
-        _ => {
-            let start = shape as u32 - 6;
-            let mask = diagonal_mask(start);
-            cells(diagonal(p, mask), diagonal(o, mask), start, 0xFF)
-        }
-    }
-}
-
-/// Shape `squares`' index read square by square (the reference for
-/// [`read`]).
+/// A window's index read square by square (the reference for
+/// [`Layout::index`]).
 #[cfg(test)]
 fn index(squares: &[u8], p: u64, o: u64) -> usize {
     squares.iter().rev().fold(0, |acc, &sq| {
@@ -303,14 +283,11 @@ pub fn evaluate(p: u64, o: u64) -> i32 {
     let layout = &*LAYOUT;
     let empties = 64 - (p | o).count_ones();
     let table = &TABLE[stage(empties) * layout.full..];
-    let mut sum = 0;
-    for (s, windows) in layout.by_symmetry.iter().enumerate() {
-        let (ps, os) = (orient(p, s), orient(o, s));
-        for &(shape, base) in windows {
-            sum += i32::from(table[base + read(shape, ps, os)]);
-        }
-    }
-    sum
+    layout
+        .reads
+        .iter()
+        .map(|r| i32::from(table[r.base + layout.index(r, p, o)]))
+        .sum()
 }
 
 #[cfg(test)]
@@ -340,10 +317,17 @@ mod tests {
     fn fast_reads_match_square_by_square_reads() {
         for (p, o) in boards() {
             for w in &LAYOUT.windows {
-                let (ps, os) = (orient(p, w.symmetry), orient(o, w.symmetry));
-                assert_eq!(read(w.shape, ps, os), index(&w.squares, p, o));
+                assert_eq!(LAYOUT.index(&w.read, p, o), index(&w.squares, p, o));
             }
         }
+    }
+
+    #[test]
+    fn gathering_keeps_the_masked_bits_in_square_order() {
+        for (b, mask) in boards() {
+            assert_eq!(gather(b, mask), gather_bit_by_bit(b, mask));
+        }
+        assert_eq!(gather_bit_by_bit(0b1010_0110, 0b1111_0100), 0b1_0101);
     }
 
     #[test]
