@@ -65,6 +65,7 @@ fn symmetry(s: usize, sq: u8) -> u8 {
 struct Window {
     #[cfg_attr(not(test), allow(dead_code))]
     squares: Vec<u8>,
+    symmetry: usize,
     read: Read,
 }
 
@@ -146,7 +147,11 @@ static LAYOUT: LazyLock<Layout> = LazyLock::new(|| {
                         .map(|(_, &(_, value))| value as u16)
                         .sum::<u16>()
                 }));
-                windows.push(Window { squares, read });
+                windows.push(Window {
+                    squares,
+                    symmetry: s,
+                    read,
+                });
             }
         }
         // Canonical index: the smallest index among a configuration's
@@ -168,6 +173,10 @@ static LAYOUT: LazyLock<Layout> = LazyLock::new(|| {
         canonical.extend(ids);
         base += pow3(len);
     }
+    // Symmetry by symmetry, each in shape order: the order training sums
+    // the features in, which the committed weights depend on to the last
+    // bit.
+    windows.sort_by_key(|w| w.symmetry);
     Layout {
         reads: windows.iter().map(|w| w.read).collect(),
         windows,
