@@ -9,7 +9,7 @@ mod workspace;
 
 pub use game::{Game, Terminal};
 pub use limits::{Limits, Progress, ProgressSink, StopFlag, Stopped};
-pub use tt::{Bound, Hit, TranspositionTable, next_generation};
+pub use tt::{Bound, Hit, TranspositionTable, next_generation, table_memory};
 pub use workspace::Workspace;
 
 use std::time::Instant;

@@ -130,6 +130,28 @@ pub fn next_generation<E: Default + Clone>(generation: &mut u8, count: u16, entr
     }
 }
 
+/// A table of `len` default entries, backed by huge pages where the system
+/// allows: probes land all over a large table, and with 4 KB pages nearly
+/// each one also misses the TLB. The advice is given before the memory is
+/// first touched, so the kernel can back it with huge pages from the start.
+pub fn table_memory<E: Default + Clone>(len: usize) -> Vec<E> {
+    let mut entries = Vec::with_capacity(len);
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 << 20;
+        let start = entries.as_ptr() as usize;
+        let begin = start.next_multiple_of(HUGE);
+        let end = (start + len * std::mem::size_of::<E>()) / HUGE * HUGE;
+        if end > begin {
+            // SAFETY: advice on pages this allocation owns; it changes how
+            // they are backed, never their contents or validity.
+            unsafe { libc::madvise(begin as *mut libc::c_void, end - begin, libc::MADV_HUGEPAGE) };
+        }
+    }
+    entries.resize(len, E::default());
+    entries
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

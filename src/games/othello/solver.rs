@@ -170,29 +170,9 @@ const TABLE_SLOTS: usize = 1 << 20;
 
 impl Default for EndgameTable {
     fn default() -> Self {
-        let mut entries = Vec::with_capacity(TABLE_SLOTS);
-        advise_huge_pages(entries.as_ptr(), TABLE_SLOTS * std::mem::size_of::<Entry>());
-        entries.resize(TABLE_SLOTS, Entry::default());
         Self {
-            entries,
+            entries: crate::search::table_memory(TABLE_SLOTS),
             generation: 1,
-        }
-    }
-}
-
-/// Asks the kernel to back a large, not yet touched allocation with huge
-/// pages: probes land all over the table, and with 4 KB pages nearly each
-/// one also misses the TLB.
-fn advise_huge_pages<T>(start: *const T, bytes: usize) {
-    #[cfg(target_os = "linux")]
-    {
-        const HUGE: usize = 2 << 20;
-        let begin = (start as usize).next_multiple_of(HUGE);
-        let end = (start as usize + bytes) / HUGE * HUGE;
-        if end > begin {
-            // SAFETY: advice on pages this allocation owns; it changes how
-            // they are backed, never their contents or validity.
-            unsafe { libc::madvise(begin as *mut libc::c_void, end - begin, libc::MADV_HUGEPAGE) };
         }
     }
 }
