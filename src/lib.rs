@@ -7,6 +7,7 @@ pub mod http;
 pub mod pool;
 pub mod search;
 pub mod sessions;
+pub mod vocabulary;
 
 pub use config::Config;
 pub use http::{AppState, app, openapi_yaml};

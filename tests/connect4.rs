@@ -9,7 +9,7 @@ use gameai::games::connect4::solver::Solver;
 use gameai::games::connect4::table::SolverTable;
 use gameai::games::connect4::{generic_score, proof_of_score};
 use gameai::games::{GameKind, Player, Position, PositionSpec, Status};
-use gameai::search::{self, Game, Limits, Outcome, Stopped, Workspace};
+use gameai::search::{self, GameTree, Limits, Outcome, Stopped, Workspace};
 
 fn spec_moves(moves: &[&str]) -> PositionSpec {
     PositionSpec {

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use gameai::games::tictactoe::TicTacToe;
-use gameai::search::{self, Game, Limits, Outcome, Terminal, Workspace};
+use gameai::search::{self, GameTree, Limits, Outcome, Terminal, Workspace};
 
 /// The board as this file's own solver sees it: 0 empty, 1 X, 2 O.
 type Cells = [u8; 9];
@@ -125,7 +125,7 @@ struct PathHashed {
     path: Vec<u64>,
 }
 
-impl Game for PathHashed {
+impl GameTree for PathHashed {
     type Move = u8;
 
     fn side_to_move(&self) -> gameai::games::Player {
@@ -163,6 +163,9 @@ impl Game for PathHashed {
     }
     fn notation(&self, mv: u8) -> String {
         self.pos.notation(mv)
+    }
+    fn cell(mv: u8) -> Option<(usize, usize)> {
+        TicTacToe::cell(mv)
     }
 }
 

@@ -12,34 +12,8 @@ pub mod notation;
 pub mod othello;
 pub mod tictactoe;
 
-use std::time::Instant;
-
-use serde::{Deserialize, Serialize};
-
-use crate::search::{self, Limits, Outcome, SearchResult, Workspace};
-
-/// A side. `X` moves first (black in gomoku and othello).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Player {
-    X = 0,
-    O = 1,
-}
-
-impl Player {
-    pub fn other(self) -> Self {
-        match self {
-            Player::X => Player::O,
-            Player::O => Player::X,
-        }
-    }
-
-    pub fn symbol(self) -> char {
-        match self {
-            Player::X => 'X',
-            Player::O => 'O',
-        }
-    }
-}
+use crate::search::{self, Limits, Workspace};
+pub use crate::vocabulary::{MoveView, Outcome, Player, ProvenView, SearchReport, Status, Stopped};
 
 /// A position as a client wrote it, before any game has read it.
 #[derive(Clone, Debug, Default)]
@@ -71,30 +45,6 @@ impl PositionError {
     }
 }
 
-/// A move as the API shows it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MoveView {
-    /// Row and column, 0-based from the top-left; `None` for a pass.
-    pub cell: Option<(usize, usize)>,
-    pub notation: String,
-}
-
-impl MoveView {
-    pub fn pass() -> Self {
-        Self {
-            cell: None,
-            notation: "pass".to_owned(),
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status {
-    Ongoing,
-    Win,
-    Draw,
-}
-
 /// What `/v1/position` reports about a valid position.
 #[derive(Clone, Debug)]
 pub struct PositionReport {
@@ -108,48 +58,6 @@ pub struct PositionReport {
     /// Points where black may not play (renju only).
     pub forbidden: Vec<String>,
     pub board: Vec<String>,
-}
-
-/// A proven result as the API shows it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ProvenView {
-    pub result: Outcome,
-    pub plies: u32,
-    /// Othello: the exact final disc difference for the side to move.
-    pub disc_diff: Option<i32>,
-}
-
-impl ProvenView {
-    /// The same result seen from the position one ply earlier, by the
-    /// other side.
-    pub fn parent(self) -> Self {
-        Self {
-            result: match self.result {
-                Outcome::Win => Outcome::Loss,
-                Outcome::Loss => Outcome::Win,
-                Outcome::Draw => Outcome::Draw,
-            },
-            plies: self.plies + 1,
-            disc_diff: self.disc_diff.map(|d| -d),
-        }
-    }
-}
-
-/// Why a search ended, as the API shows it.
-pub use crate::search::Stopped;
-
-/// The answer of one search.
-#[derive(Clone, Debug)]
-pub struct SearchReport {
-    pub best_move: MoveView,
-    pub score: i32,
-    pub proven: Option<ProvenView>,
-    pub depth: u32,
-    pub nodes: u64,
-    pub time_ms: u64,
-    pub pv: Vec<String>,
-    pub stopped: Stopped,
-    pub to_move: Player,
 }
 
 /// What `/v1/games` says about a game.
@@ -242,7 +150,7 @@ impl Position {
     /// The side to move, without describing the whole position.
     pub fn to_move(&self) -> Player {
         match self {
-            Position::TicTacToe(p) => search::Game::side_to_move(p),
+            Position::TicTacToe(p) => search::GameTree::side_to_move(p),
             Position::Connect4(p) => p.side_to_move(),
             Position::Gomoku(p) => p.side_to_move(),
             Position::Othello(p) => p.to_move(),
@@ -281,45 +189,11 @@ impl Position {
     /// Runs the search on the calling thread.
     pub fn search(&self, limits: &Limits, ws: &mut Workspace) -> SearchReport {
         match self {
-            Position::TicTacToe(p) => generic_search(p, limits, ws),
-            Position::Connect4(p) => connect4::search(p, limits, ws),
+            Position::TicTacToe(p) => search::search_report(p, limits, ws),
+            Position::Connect4(p) => connect4::search::search(p, limits, ws),
             Position::Gomoku(p) => gomoku::search(p, limits, ws),
             Position::Othello(p) => othello::search::search(p, limits, ws),
         }
-    }
-}
-
-/// A game that maps its moves to the API's cells.
-pub trait CellMoves: search::Game {
-    fn cell(mv: Self::Move) -> Option<(usize, usize)>;
-}
-
-/// Runs the generic alpha-beta core and renders its result.
-pub fn generic_search<G: CellMoves>(pos: &G, limits: &Limits, ws: &mut Workspace) -> SearchReport {
-    let start = Instant::now();
-    let result: SearchResult<G::Move> = search::search(pos, limits, ws);
-    let time_ms = search::elapsed_ms(start);
-    let pv = search::render_line(pos, &result.pv);
-    SearchReport {
-        // A finished game (searched as a line's last move) has no move.
-        best_move: result
-            .best_move
-            .map_or_else(MoveView::pass, |best| MoveView {
-                cell: G::cell(best),
-                notation: pos.notation(best),
-            }),
-        score: result.score,
-        proven: result.proof.map(|p| ProvenView {
-            result: p.outcome,
-            plies: p.plies,
-            disc_diff: None,
-        }),
-        depth: result.depth,
-        nodes: result.nodes,
-        time_ms,
-        pv,
-        stopped: result.stopped,
-        to_move: pos.side_to_move(),
     }
 }
 

@@ -2,8 +2,8 @@
 //! generic search solves it from any position in well under a millisecond.
 
 use super::notation::{cell_name, parse_cell};
-use super::{CellMoves, GameInfo, Player, PositionError, PositionReport, PositionSpec, Status};
-use crate::search::{Game, Terminal};
+use super::{GameInfo, Player, PositionError, PositionReport, PositionSpec, Status};
+use crate::search::{GameTree, Terminal};
 
 const LINES: [u16; 8] = [
     0b000_000_111,
@@ -218,7 +218,7 @@ impl TicTacToe {
     }
 }
 
-impl Game for TicTacToe {
+impl GameTree for TicTacToe {
     type Move = Cell;
 
     /// The whole game tree solves in about a thousand nodes.
@@ -308,9 +308,7 @@ impl Game for TicTacToe {
     fn notation(&self, cell: Cell) -> String {
         cell_name(cell as usize / 3, cell as usize % 3)
     }
-}
 
-impl CellMoves for TicTacToe {
     fn cell(cell: Cell) -> Option<(usize, usize)> {
         Some((cell as usize / 3, cell as usize % 3))
     }

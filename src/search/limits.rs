@@ -6,6 +6,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+pub use crate::vocabulary::Stopped;
+
 /// A flag that asks a running search to stop. Cloned handles share it; a
 /// child flag also stops when its parent does (one request's search, under
 /// the whole pool's shutdown).
@@ -142,19 +144,4 @@ impl Limits {
             });
         }
     }
-}
-
-/// Why a search ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stopped {
-    /// It completed the requested depth.
-    Depth,
-    /// The deadline cut it short.
-    Time,
-    /// The node budget cut it short.
-    Nodes,
-    /// It was asked to stop (its client left, or the service is stopping).
-    Cancelled,
-    /// The result is exact; searching deeper cannot change it.
-    Proven,
 }

@@ -2,13 +2,16 @@
 //! search, iterative deepening, a transposition table, killer and history
 //! move ordering, and proven results that carry their distance in plies.
 
-mod game;
 mod limits;
+mod report;
+mod tree;
 mod tt;
 mod workspace;
 
-pub use game::{Game, Terminal};
+pub use crate::vocabulary::Outcome;
 pub use limits::{Limits, Progress, ProgressSink, StopFlag, Stopped};
+pub use report::search_report;
+pub use tree::{GameTree, Terminal};
 pub use tt::{Bound, Hit, TranspositionTable, next_generation, table_memory};
 pub use workspace::Workspace;
 
@@ -35,13 +38,6 @@ pub struct Proof {
     /// Plies to the end of the game under perfect play (winner hurrying,
     /// loser delaying).
     pub plies: u32,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    Win,
-    Draw,
-    Loss,
 }
 
 /// What a search found.
@@ -80,7 +76,7 @@ pub fn proof_from_score(score: i32) -> Option<Proof> {
 /// Searches `root` by iterative deepening until a limit is reached or the
 /// result is proven. The first iteration always completes (unless stopped
 /// from outside), so a legal move comes back whenever one exists.
-pub fn search<G: Game>(root: &G, limits: &Limits, ws: &mut Workspace) -> SearchResult<G::Move> {
+pub fn search<G: GameTree>(root: &G, limits: &Limits, ws: &mut Workspace) -> SearchResult<G::Move> {
     ws.tt.new_search();
     let mut searcher = Searcher::<G> {
         tt: &mut ws.tt,
@@ -172,7 +168,7 @@ pub fn search<G: Game>(root: &G, limits: &Limits, ws: &mut Workspace) -> SearchR
 }
 
 /// A line of moves from `root`, in notation.
-pub fn render_line<G: Game>(root: &G, line: &[G::Move]) -> Vec<String> {
+pub fn render_line<G: GameTree>(root: &G, line: &[G::Move]) -> Vec<String> {
     let mut pos = root.clone();
     line.iter()
         .map(|&mv| {
@@ -212,7 +208,7 @@ fn from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
-struct Searcher<'a, G: Game> {
+struct Searcher<'a, G: GameTree> {
     tt: &'a mut TranspositionTable,
     limits: &'a Limits,
     nodes: u64,
@@ -226,7 +222,7 @@ struct Searcher<'a, G: Game> {
     pv_table: Vec<Vec<G::Move>>,
 }
 
-impl<G: Game> Searcher<'_, G> {
+impl<G: GameTree> Searcher<'_, G> {
     fn poll(&mut self) {
         // The node budget is exact (a compare per node); the clock and the
         // flag cost more to read.
@@ -403,7 +399,7 @@ impl<G: Game> Searcher<'_, G> {
 
 /// Plain minimax to a fixed depth, with no pruning and no table: the oracle
 /// the pruned search is tested against. Scores use the same convention.
-pub fn minimax<G: Game>(pos: &mut G, depth: u32, ply: usize) -> i32 {
+pub fn minimax<G: GameTree>(pos: &mut G, depth: u32, ply: usize) -> i32 {
     if let Some(t) = pos.terminal() {
         return terminal_score(t, ply);
     }

@@ -5,8 +5,8 @@
 
 use super::board::{BOARD, Board, HEIGHT, WIDTH, cell_of, column_mask, winning_cells};
 use super::solver::CENTRE_FIRST;
-use crate::games::{CellMoves, Player};
-use crate::search::{Game, Terminal};
+use crate::search::{GameTree, Terminal};
+use crate::vocabulary::Player;
 
 /// A move: the bit index of the cell where the disc lands
 /// (`col * 7 + row from the bottom`), so the cell is known from the move.
@@ -67,7 +67,7 @@ fn threat_value(threats: u64, opposing: u64, owner: Player) -> i32 {
     40 * live.count_ones() as i32 + 60 * (live & good_rows).count_ones() as i32
 }
 
-impl Game for Board {
+impl GameTree for Board {
     type Move = Cell;
 
     fn side_to_move(&self) -> Player {
@@ -136,9 +136,7 @@ impl Game for Board {
     fn notation(&self, cell: Cell) -> String {
         (cell as usize / 7 + 1).to_string()
     }
-}
 
-impl CellMoves for Board {
     fn cell(cell: Cell) -> Option<(usize, usize)> {
         let (col, row_from_bottom) = cell_of(1 << cell);
         Some((HEIGHT - 1 - row_from_bottom, col))

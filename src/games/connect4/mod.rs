@@ -8,20 +8,14 @@
 
 pub mod board;
 pub mod game;
+pub mod search;
 pub mod solver;
 pub mod table;
 
-use std::time::Instant;
-
 use self::board::{Board, CELLS, HEIGHT, WIDTH, cell_of, column_mask, fours, has_four};
-use self::solver::Solver;
-use self::table::SolverTable;
 use super::notation::cell_name;
-use super::{
-    GameInfo, MoveView, Player, PositionError, PositionReport, PositionSpec, ProvenView,
-    SearchReport, Status,
-};
-use crate::search::{self, Limits, Outcome, Proof, Stopped, WIN, Workspace};
+use super::{GameInfo, Player, PositionError, PositionReport, PositionSpec, Status};
+use crate::search::{Outcome, Proof, WIN};
 
 /// The time budget when a request names none. Measured with the bench
 /// (CPU time per exact solve on this 2-core machine): every L3 and L2
@@ -32,10 +26,6 @@ use crate::search::{self, Limits, Outcome, Proof, Stopped, WIN, Workspace};
 /// move and pv (about 8% more than the solve) and a loaded machine; many
 /// L1_R3 positions need more, and answer unproven.
 pub const DEFAULT_TIME_MS: u64 = 4_000;
-
-/// The share of a deadline given to the exact solver; the rest is kept
-/// for the depth-limited fallback when the solve does not finish.
-const SOLVER_SHARE: (u32, u32) = (4, 5);
 
 pub fn info() -> GameInfo {
     GameInfo {
@@ -318,82 +308,6 @@ pub fn generic_score(proof: Proof) -> i32 {
         Outcome::Win => WIN - proof.plies as i32,
         Outcome::Loss => -(WIN - proof.plies as i32),
         Outcome::Draw => 0,
-    }
-}
-
-fn move_view(board: &Board, col: usize) -> MoveView {
-    MoveView {
-        cell: Some((HEIGHT - 1 - board.landing_row(col), col)),
-        notation: (col + 1).to_string(),
-    }
-}
-
-/// Solves `board` exactly when the depth allows it and the solve fits in
-/// the time budget; otherwise answers from the generic alpha-beta core.
-pub fn search(board: &Board, limits: &Limits, ws: &mut Workspace) -> SearchReport {
-    let start = Instant::now();
-    let mut solver_nodes = 0;
-    let ongoing = !board.last_mover_won() && !board.is_full();
-    if ongoing && limits.depth >= board.empty_cells() {
-        let solver_limits = Limits {
-            deadline: limits.deadline.map(|d| {
-                let (num, den) = SOLVER_SHARE;
-                start + d.saturating_duration_since(start) * num / den
-            }),
-            nodes: limits.nodes.map(|n| {
-                let (num, den) = SOLVER_SHARE;
-                n.saturating_mul(num.into()) / u64::from(den)
-            }),
-            ..limits.clone()
-        };
-        let table = ws.extra::<SolverTable>();
-        let mut solver = Solver::new(table, Some(&solver_limits));
-        let solved = solver
-            .solve(board)
-            .and_then(|score| Ok((score, solver.best_move(board, score)?)));
-        if let Ok((score, best)) = solved {
-            let mut pv = vec![best];
-            let mut next = *board;
-            next.play_col(best);
-            if !next.last_mover_won() && !next.is_full() {
-                pv.extend(solver.principal_variation(&next, -score));
-            }
-            let proof = proof_of_score(board, score);
-            return SearchReport {
-                best_move: move_view(board, best),
-                score: generic_score(proof),
-                proven: Some(ProvenView {
-                    result: proof.outcome,
-                    plies: proof.plies,
-                    disc_diff: None,
-                }),
-                depth: board.empty_cells(),
-                nodes: solver.nodes,
-                time_ms: search::elapsed_ms(start),
-                pv: pv.iter().map(|c| (c + 1).to_string()).collect(),
-                stopped: Stopped::Proven,
-                to_move: board.side_to_move(),
-            };
-        }
-        solver_nodes = solver.nodes;
-    }
-    let result = search::search(board, &limits.after(solver_nodes), ws);
-    let best = result.best_move.map(|cell| cell_of(1 << cell).0);
-    let pv = search::render_line(board, &result.pv);
-    SearchReport {
-        best_move: best.map_or_else(MoveView::pass, |col| move_view(board, col)),
-        score: result.score,
-        proven: result.proof.map(|p| ProvenView {
-            result: p.outcome,
-            plies: p.plies,
-            disc_diff: None,
-        }),
-        depth: result.depth,
-        nodes: result.nodes + solver_nodes,
-        time_ms: search::elapsed_ms(start),
-        pv,
-        stopped: result.stopped,
-        to_move: board.side_to_move(),
     }
 }
 

@@ -2,7 +2,7 @@
 
 use std::fmt::Debug;
 
-use crate::games::Player;
+use crate::vocabulary::Player;
 
 /// How a finished game ended, seen by the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,7 +19,7 @@ pub enum Terminal {
 ///
 /// `play` and `undo` mutate in place so the search never copies a position;
 /// `hash` is a Zobrist key maintained incrementally by `play`/`undo`.
-pub trait Game: Clone + Send + 'static {
+pub trait GameTree: Clone + Send + 'static {
     type Move: Copy + Eq + Debug + Send;
 
     /// When the game must end within this many plies, the search skips the
@@ -73,4 +73,8 @@ pub trait Game: Clone + Send + 'static {
 
     /// How a move is written in the API (`b3`, `4`, `pass`).
     fn notation(&self, mv: Self::Move) -> String;
+
+    /// The move's cell, row and column from the top-left (`None` for a
+    /// pass).
+    fn cell(mv: Self::Move) -> Option<(usize, usize)>;
 }

@@ -1,0 +1,91 @@
+//! Connect Four's answer to a search: an exact solve when the budget
+//! allows it, otherwise the generic alpha-beta core's deepest iteration.
+
+use std::time::Instant;
+
+use super::board::{Board, HEIGHT, cell_of};
+use super::solver::Solver;
+use super::table::SolverTable;
+use super::{generic_score, proof_of_score};
+use crate::search::{self, Limits, Workspace};
+use crate::vocabulary::{MoveView, ProvenView, SearchReport, Stopped};
+
+/// The share of a deadline given to the exact solver; the rest is kept
+/// for the depth-limited fallback when the solve does not finish.
+const SOLVER_SHARE: (u32, u32) = (4, 5);
+
+fn move_view(board: &Board, col: usize) -> MoveView {
+    MoveView {
+        cell: Some((HEIGHT - 1 - board.landing_row(col), col)),
+        notation: (col + 1).to_string(),
+    }
+}
+
+/// Solves `board` exactly when the depth allows it and the solve fits in
+/// the time budget; otherwise answers from the generic alpha-beta core.
+pub fn search(board: &Board, limits: &Limits, ws: &mut Workspace) -> SearchReport {
+    let start = Instant::now();
+    let mut solver_nodes = 0;
+    let ongoing = !board.last_mover_won() && !board.is_full();
+    if ongoing && limits.depth >= board.empty_cells() {
+        let solver_limits = Limits {
+            deadline: limits.deadline.map(|d| {
+                let (num, den) = SOLVER_SHARE;
+                start + d.saturating_duration_since(start) * num / den
+            }),
+            nodes: limits.nodes.map(|n| {
+                let (num, den) = SOLVER_SHARE;
+                n.saturating_mul(num.into()) / u64::from(den)
+            }),
+            ..limits.clone()
+        };
+        let table = ws.extra::<SolverTable>();
+        let mut solver = Solver::new(table, Some(&solver_limits));
+        let solved = solver
+            .solve(board)
+            .and_then(|score| Ok((score, solver.best_move(board, score)?)));
+        if let Ok((score, best)) = solved {
+            let mut pv = vec![best];
+            let mut next = *board;
+            next.play_col(best);
+            if !next.last_mover_won() && !next.is_full() {
+                pv.extend(solver.principal_variation(&next, -score));
+            }
+            let proof = proof_of_score(board, score);
+            return SearchReport {
+                best_move: move_view(board, best),
+                score: generic_score(proof),
+                proven: Some(ProvenView {
+                    result: proof.outcome,
+                    plies: proof.plies,
+                    disc_diff: None,
+                }),
+                depth: board.empty_cells(),
+                nodes: solver.nodes,
+                time_ms: search::elapsed_ms(start),
+                pv: pv.iter().map(|c| (c + 1).to_string()).collect(),
+                stopped: Stopped::Proven,
+                to_move: board.side_to_move(),
+            };
+        }
+        solver_nodes = solver.nodes;
+    }
+    let result = search::search(board, &limits.after(solver_nodes), ws);
+    let best = result.best_move.map(|cell| cell_of(1 << cell).0);
+    let pv = search::render_line(board, &result.pv);
+    SearchReport {
+        best_move: best.map_or_else(MoveView::pass, |col| move_view(board, col)),
+        score: result.score,
+        proven: result.proof.map(|p| ProvenView {
+            result: p.outcome,
+            plies: p.plies,
+            disc_diff: None,
+        }),
+        depth: result.depth,
+        nodes: result.nodes + solver_nodes,
+        time_ms: search::elapsed_ms(start),
+        pv,
+        stopped: result.stopped,
+        to_move: board.side_to_move(),
+    }
+}
