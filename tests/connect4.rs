@@ -11,6 +11,9 @@ use gameai::games::connect4::{generic_score, proof_of_score};
 use gameai::games::{GameKind, Player, Position, PositionSpec, Status};
 use gameai::search::{self, GameTree, Limits, Outcome, Stopped, Workspace};
 
+#[path = "common/require.rs"]
+mod require;
+
 fn spec_moves(moves: &[&str]) -> PositionSpec {
     PositionSpec {
         moves: Some(moves.iter().map(|m| m.to_string()).collect()),
@@ -190,14 +193,9 @@ fn impossible_boards_are_refused() {
 
 // ------------------------------------------------------ reference sets
 
+/// Pascal Pons' sets, or `None` once their absence has been reported.
 fn data_dir() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/connect4");
-    if dir.exists() {
-        Some(dir)
-    } else {
-        println!("skipped: {} is absent", dir.display());
-        None
-    }
+    require::data("connect4")
 }
 
 /// Solves the first `count` positions of a set and checks every score.

@@ -2,7 +2,6 @@
 //! forbidden points against the reference set, VCF puzzles, hand-made
 //! tactics on 15×15 and 20×20, and a short match against the seeds' AI.
 
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use gameai::games::gomoku::seeds::{self, GameResult};
@@ -11,14 +10,13 @@ use gameai::games::{GameKind, Player, Position, PositionSpec, Status};
 use gameai::search::{Limits, Outcome, Workspace};
 use serde_json::Value;
 
-const DATA: &str = "../shared/data/gomoku";
+#[path = "common/require.rs"]
+mod require;
 
+/// The cases of a JSON-lines reference file under `../shared/data/gomoku/`.
 fn data(file: &str) -> Option<Vec<Value>> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(DATA).join(file);
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        println!("skipped: {} is absent", path.display());
-        return None;
-    };
+    let path = require::data(&format!("gomoku/{file}"))?;
+    let text = std::fs::read_to_string(&path).expect("a readable reference file");
     Some(
         text.lines()
             .filter(|l| !l.trim().is_empty())
@@ -299,13 +297,10 @@ fn renju_forbidden_points_match_the_reference() {
 
 #[test]
 fn eemapel_positions_have_their_one_forbidden_point() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join(DATA)
-        .join("renju-rules-eemapel");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        println!("skipped: {} is absent", dir.display());
+    let Some(dir) = require::data("gomoku/renju-rules-eemapel") else {
         return;
     };
+    let entries = std::fs::read_dir(&dir).expect("a readable folder");
     let mut checked = 0;
     for entry in entries {
         let path = entry.unwrap().path();

@@ -1,15 +1,16 @@
 //! Sessions in Redis, shared by two real `gameai` processes. Each test starts
 //! its own `redis-server` on a free port; without the binary on PATH the
-//! tests say so and pass without checking anything.
+//! tests say they skipped, or fail when `GAMEAI_REQUIRE_REDIS` is set (as
+//! `.ci/run` sets it).
 
 mod common;
 
-use std::io::Write;
 use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::Server;
+use common::require::REDIS;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
@@ -21,7 +22,7 @@ struct Redis {
 
 impl Redis {
     /// Starts Redis on `port` (a free one if `None`), or `None` when the
-    /// binary is missing.
+    /// binary is missing and not required.
     fn start(port: Option<u16>) -> Option<Self> {
         let port = port.unwrap_or_else(|| {
             TcpListener::bind("127.0.0.1:0")
@@ -36,14 +37,13 @@ impl Redis {
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn();
-        let Ok(child) = child else {
-            // Straight to stderr, past the test harness's capture, so the
-            // skip shows in a normal `cargo test` run.
-            let _ = writeln!(
-                std::io::stderr(),
-                "SKIPPED: redis-server is not on PATH; `apt-get install redis-server` to run the Redis session tests"
-            );
-            return None;
+        let child = match child {
+            Ok(child) => child,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                REDIS.missing("redis-server (on PATH)");
+                return None;
+            }
+            Err(e) => panic!("redis-server does not start: {e}"),
         };
         let deadline = Instant::now() + Duration::from_secs(10);
         while TcpStream::connect(("127.0.0.1", port)).is_err() {

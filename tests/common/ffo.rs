@@ -3,10 +3,11 @@
 //! shared by the othello tests and bench.
 #![allow(dead_code)]
 
-use std::path::Path;
-
 use gameai::games::Player;
 use gameai::games::othello::Othello;
+
+#[path = "require.rs"]
+mod require;
 
 /// One FFO line: the position, side to move, and the best score and moves.
 pub struct Ffo {
@@ -17,15 +18,10 @@ pub struct Ffo {
 }
 
 /// The positions of `file` under `../shared/data/othello/`, numbered from
-/// `first`; `None` (with a message) when the file is absent.
+/// `first`; `None` when the file is absent and not required (see `require`).
 pub fn load(file: &str, first: usize) -> Option<Vec<Ffo>> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data/othello")
-        .join(file);
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        eprintln!("skipping: {} is absent", path.display());
-        return None;
-    };
+    let path = require::data(&format!("othello/{file}"))?;
+    let text = std::fs::read_to_string(&path).expect("a readable FFO file");
     let mut out = Vec::new();
     for line in text
         .lines()

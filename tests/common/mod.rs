@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod load;
+pub mod require;
 
 use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
