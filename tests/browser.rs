@@ -1,14 +1,16 @@
 //! The play page at `/` in a real browser: headless chromium driven through
-//! chromedriver against the real binary. It plays a whole tic-tac-toe game
-//! by clicking, a few moves of gomoku, othello and Connect Four, AI against
-//! AI with a pause, a hint and an undo; it sees the service's errors (an
-//! illegal move, a full queue, a missing API key) as messages on a page that
-//! keeps working, and checks the layout at phone width. Screenshots go to
+//! chromedriver against the real binary. Each test is one scenario, on a
+//! fresh page of its own server in one browser the tests share by turns: a
+//! whole tic-tac-toe game by clicking, a few moves of gomoku, othello and
+//! Connect Four, AI against AI with a pause, a hint and an undo; the
+//! service's errors (an illegal move, a full queue, a missing API key) as
+//! messages on a page that keeps working; the layout at phone width. After
+//! each, the console holds no script error. Screenshots go to
 //! `target/browser-screenshots/`.
 //!
-//! Without `/usr/bin/chromium` and `chromedriver` it says so and passes,
-//! unless `GAMEAI_REQUIRE_BROWSER` is set; `.ci/run` installs both and sets
-//! it, so CI always runs it.
+//! Without `/usr/bin/chromium` and `chromedriver` the tests say they
+//! skipped, unless `GAMEAI_REQUIRE_BROWSER` is set; `.ci/run` installs both
+//! and sets it, so CI always runs them.
 
 mod common;
 #[path = "browser/webdriver.rs"]
@@ -16,78 +18,184 @@ mod webdriver;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError, Weak};
 use std::time::{Duration, Instant};
 
 use common::Server;
+use common::require::BROWSER;
 use serde_json::{Value, json};
+use tokio::runtime::Runtime;
 use webdriver::{Browser, Result};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 const WAIT: Duration = Duration::from_secs(20);
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_play_page_in_a_real_browser() {
+#[test]
+fn a_whole_tictactoe_game_by_clicking() {
+    in_browser(tictactoe_to_the_end);
+}
+
+#[test]
+fn a_hint_plays_nothing_and_undo_takes_back_two_moves() {
+    in_browser(hint_and_undo);
+}
+
+#[test]
+fn ai_against_ai_pauses_and_draws() {
+    in_browser(ai_against_ai_with_a_pause);
+}
+
+#[test]
+fn gomoku_shows_the_thinking_ai_and_its_reply() {
+    in_browser(gomoku_moves);
+}
+
+#[test]
+fn renju_marks_and_refuses_the_forbidden_point() {
+    in_browser(renju_forbidden_point);
+}
+
+#[test]
+fn othello_refuses_an_illegal_move_then_plays() {
+    in_browser(othello_illegal_then_legal);
+}
+
+#[test]
+fn connect4_ai_opens_and_plays_at_a_level() {
+    in_browser(connect4_move);
+}
+
+#[test]
+fn a_full_queue_is_explained_and_the_move_plays_later() {
+    in_browser(queue_full_then_recovery);
+}
+
+#[test]
+fn the_keyboard_plays() {
+    in_browser(keyboard_play);
+}
+
+#[test]
+fn the_page_fits_a_phone() {
+    in_browser(phone_width);
+}
+
+#[test]
+fn a_server_with_an_api_key_asks_for_it() {
+    in_browser(api_key_prompt);
+}
+
+/// One scenario's view: the shared browser on the play page of the
+/// scenario's own server (so no search, session or stored setting of one
+/// scenario reaches the next).
+struct Page<'a> {
+    browser: &'a Browser,
+    /// One worker and no queue: a second search at once is refused (503).
+    server: Server,
+    shots: PathBuf,
+}
+
+/// Chromium under chromedriver, shared by the scenarios one at a time: it
+/// takes longer to start than most scenarios take to run.
+struct Shared {
+    browser: Browser,
+    /// Dropped after chromium has closed.
+    _profile: TempDir,
+}
+
+/// The running browser, while any test holds it. Tests waiting for their
+/// turn hold it too, so it lives from the first scenario to the last and
+/// closes when the last one ends (no process outlives the tests).
+static SHARED: Mutex<Weak<Shared>> = Mutex::new(Weak::new());
+/// One scenario at a time drives the browser.
+static TURN: Mutex<()> = Mutex::new(());
+
+/// One runtime for every test: the browser's HTTP client keeps connections
+/// on the runtime that opened them.
+fn runtime() -> &'static Runtime {
+    static RUNTIME: OnceLock<Runtime> = OnceLock::new();
+    RUNTIME.get_or_init(|| {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("a runtime")
+    })
+}
+
+/// The shared browser, started if no test holds it.
+fn shared_browser(chromedriver: &Path, chromium: &Path) -> Arc<Shared> {
+    let mut slot = SHARED.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(shared) = slot.upgrade() {
+        return shared;
+    }
+    let profile = TempDir::new("gameai-chromium-profile");
+    let browser = runtime()
+        .block_on(Browser::start(chromedriver, chromium, &profile.0))
+        .expect("chromium starts under chromedriver");
+    let shared = Arc::new(Shared {
+        browser,
+        _profile: profile,
+    });
+    *slot = Arc::downgrade(&shared);
+    shared
+}
+
+/// Runs `scenario` on a fresh page in its turn; on failure, panics with the
+/// page's status and a screenshot named after the test. Skips (or fails,
+/// when required) without chromium and chromedriver.
+fn in_browser(scenario: impl AsyncFnOnce(&Page<'_>) -> Result<()>) {
     let (chromium, chromedriver) = (Path::new(CHROMIUM), Path::new(CHROMEDRIVER));
-    if !chromium.exists() || !chromedriver.exists() {
-        assert!(
-            std::env::var_os("GAMEAI_REQUIRE_BROWSER").is_none(),
-            "GAMEAI_REQUIRE_BROWSER is set but {CHROMIUM} or {CHROMEDRIVER} is missing"
-        );
-        // Straight to stderr, past the test harness's capture, so the skip
-        // shows in a normal `cargo test` run.
-        let _ = writeln!(
-            std::io::stderr(),
-            "SKIPPED: the play page's browser test needs {CHROMIUM} and {CHROMEDRIVER} \
-             (apt-get install -y chromium chromium-driver)"
-        );
+    let present = chromium.exists() && chromedriver.exists();
+    if !BROWSER.check(present, &format!("{CHROMIUM} or {CHROMEDRIVER}")) {
         return;
     }
+    let test = std::thread::current()
+        .name()
+        .unwrap_or("browser")
+        .to_owned();
+    let shared = shared_browser(chromedriver, chromium);
+    // A failed scenario poisons the lock; the next one starts afresh anyway.
+    let _turn = TURN.lock().unwrap_or_else(PoisonError::into_inner);
     let started = Instant::now();
     let shots = screenshot_dir();
-    let _ = std::fs::remove_file(shots.join("failure.png"));
-    let profile = temp_dir("gameai-chromium-profile");
-    // One worker and no queue: a second search at once is refused (503).
-    let server = Server::start(&[("GAMEAI_WORKERS", "1"), ("GAMEAI_QUEUE", "0")]);
-    let browser = Browser::start(chromedriver, chromium, &profile)
-        .await
-        .expect("chromium starts under chromedriver");
-
-    let outcome = async {
-        browser.goto(&server.url("/")).await?;
-        tictactoe_to_the_end(&browser, &shots).await?;
-        hint_and_undo(&browser).await?;
-        ai_against_ai_with_a_pause(&browser).await?;
-        gomoku_moves(&browser, &shots).await?;
-        renju_forbidden_point(&browser, &server, &shots).await?;
-        othello_illegal_then_legal(&browser, &shots).await?;
-        connect4_move(&browser, &shots).await?;
-        queue_full_then_recovery(&browser, &server, &shots).await?;
-        keyboard_play(&browser).await?;
-        phone_width(&browser, &shots).await?;
-        api_key_prompt(&browser, &shots).await?;
-        no_script_errors(&browser).await
-    }
-    .await;
-    if let Err(e) = outcome {
-        let _ = browser.screenshot(&shots.join("failure.png")).await;
-        let page = browser
-            .js("return document.getElementById('status').textContent + ' | ' + document.getElementById('error-text').textContent")
-            .await
-            .unwrap_or_default();
-        panic!(
-            "{e}\npage: {page}\n(screenshot: {})",
-            shots.join("failure.png").display()
+    let failure = shots.join(format!("failure-{test}.png"));
+    let _ = std::fs::remove_file(&failure);
+    runtime().block_on(async {
+        let page = Page {
+            browser: &shared.browser,
+            server: Server::start(&[("GAMEAI_WORKERS", "1"), ("GAMEAI_QUEUE", "0")]),
+            shots,
+        };
+        let outcome = async {
+            // Leave the earlier scenario's page (whose server is gone) before
+            // dropping its messages, so none of them count here; and undo
+            // its window size.
+            page.browser.goto("about:blank").await?;
+            page.browser.console().await?;
+            page.browser.set_window_size(1280, 900).await?;
+            page.browser.goto(&page.server.url("/")).await?;
+            scenario(&page).await?;
+            no_script_errors(page.browser).await
+        }
+        .await;
+        if let Err(e) = outcome {
+            let b = page.browser;
+            let _ = b.screenshot(&failure).await;
+            let status = b
+                .js("return document.getElementById('status').textContent + ' | ' + document.getElementById('error-text').textContent")
+                .await
+                .unwrap_or_default();
+            panic!("{e}\npage: {status}\n(screenshot: {})", failure.display());
+        }
+        let _ = writeln!(
+            std::io::stderr(),
+            "{test}: {:.1} s; screenshots in {}",
+            started.elapsed().as_secs_f64(),
+            page.shots.display()
         );
-    }
-    browser.quit().await.expect("chromium closes");
-    let _ = std::fs::remove_dir_all(&profile);
-    let _ = writeln!(
-        std::io::stderr(),
-        "browser test: {:.1} s; screenshots in {}",
-        started.elapsed().as_secs_f64(),
-        shots.display()
-    );
+    });
 }
 
 /// Picks a game and its options in the form, then presses New game and
@@ -185,7 +293,8 @@ fn check(ok: bool, what: impl std::fmt::Display) -> Result<()> {
 
 /// A whole game against the perfect tic-tac-toe AI, clicking the first
 /// open cell each turn: it ends, and the page says how.
-async fn tictactoe_to_the_end(b: &Browser, shots: &Path) -> Result<()> {
+async fn tictactoe_to_the_end(p: &Page<'_>) -> Result<()> {
+    let (b, shots) = (p.browser, &p.shots);
     new_game(b, "tictactoe", &[("side", "X"), ("depth", "9")]).await?;
     check(
         count(b, ".cell.open").await? == 9,
@@ -232,7 +341,8 @@ async fn tictactoe_to_the_end(b: &Browser, shots: &Path) -> Result<()> {
 
 /// A hint marks a move without playing it; undo takes back the player's
 /// move and the AI's reply.
-async fn hint_and_undo(b: &Browser) -> Result<()> {
+async fn hint_and_undo(p: &Page<'_>) -> Result<()> {
+    let b = p.browser;
     new_game(b, "tictactoe", &[("side", "X"), ("depth", "9")]).await?;
     play(b, "a1", 2).await?;
     b.click("#hint").await?;
@@ -257,7 +367,8 @@ async fn hint_and_undo(b: &Browser) -> Result<()> {
 
 /// AI against AI: it pauses on request, resumes, and perfect play on both
 /// sides ends in a draw.
-async fn ai_against_ai_with_a_pause(b: &Browser) -> Result<()> {
+async fn ai_against_ai_with_a_pause(p: &Page<'_>) -> Result<()> {
+    let b = p.browser;
     new_game(b, "tictactoe", &[("side", "ai"), ("depth", "9")]).await?;
     b.wait_for(
         "a few AI moves",
@@ -289,7 +400,8 @@ async fn ai_against_ai_with_a_pause(b: &Browser) -> Result<()> {
     )
 }
 
-async fn gomoku_moves(b: &Browser, shots: &Path) -> Result<()> {
+async fn gomoku_moves(p: &Page<'_>) -> Result<()> {
+    let (b, shots) = (p.browser, &p.shots);
     new_game(
         b,
         "gomoku",
@@ -341,7 +453,8 @@ async fn gomoku_moves(b: &Browser, shots: &Path) -> Result<()> {
 
 /// Renju, from a link's moves: black's double-three point is marked and
 /// refused by the server.
-async fn renju_forbidden_point(b: &Browser, server: &Server, shots: &Path) -> Result<()> {
+async fn renju_forbidden_point(p: &Page<'_>) -> Result<()> {
+    let (b, server, shots) = (p.browser, &p.server, &p.shots);
     // Black h8 i8 (a row) and j9 j10 (a column): j8 would make two open threes.
     b.goto(&server.url("/?game=gomoku&rules=renju&side=X&moves=h8,a1,i8,a15,j9,o1,j10,o15"))
         .await?;
@@ -377,7 +490,8 @@ async fn renju_forbidden_point(b: &Browser, server: &Server, shots: &Path) -> Re
     shot(b, &shots.join("renju-forbidden.png")).await
 }
 
-async fn othello_illegal_then_legal(b: &Browser, shots: &Path) -> Result<()> {
+async fn othello_illegal_then_legal(p: &Page<'_>) -> Result<()> {
+    let (b, shots) = (p.browser, &p.shots);
     new_game(b, "othello", &[("side", "X"), ("depth", "4")]).await?;
     check(
         count(b, ".legal-dot").await? == 4,
@@ -421,7 +535,8 @@ async fn othello_illegal_then_legal(b: &Browser, shots: &Path) -> Result<()> {
     shot(b, &shots.join("othello.png")).await
 }
 
-async fn connect4_move(b: &Browser, shots: &Path) -> Result<()> {
+async fn connect4_move(p: &Page<'_>) -> Result<()> {
+    let (b, shots) = (p.browser, &p.shots);
     // Playing O: the AI opens as soon as the game starts.
     new_game(b, "connect4", &[("side", "O"), ("time-ms", "300")]).await?;
     b.wait_for(
@@ -454,7 +569,8 @@ async fn connect4_move(b: &Browser, shots: &Path) -> Result<()> {
 /// With the only worker held by a long search and no queue, the AI cannot
 /// answer: the page says so, takes the move back, and plays once the
 /// worker is free.
-async fn queue_full_then_recovery(b: &Browser, server: &Server, shots: &Path) -> Result<()> {
+async fn queue_full_then_recovery(p: &Page<'_>) -> Result<()> {
+    let (b, server, shots) = (p.browser, &p.server, &p.shots);
     new_game(b, "tictactoe", &[("side", "X"), ("depth", "9")]).await?;
     let http = reqwest::Client::new();
     let hold = tokio::spawn({
@@ -522,7 +638,8 @@ async fn queue_full_then_recovery(b: &Browser, server: &Server, shots: &Path) ->
 }
 
 /// Tab reaches the board, arrows move, Enter plays.
-async fn keyboard_play(b: &Browser) -> Result<()> {
+async fn keyboard_play(p: &Page<'_>) -> Result<()> {
+    let b = p.browser;
     new_game(b, "tictactoe", &[("side", "X"), ("depth", "9")]).await?;
     b.js("document.querySelector('[data-cell=b2]').focus(); return null")
         .await?;
@@ -547,7 +664,8 @@ async fn keyboard_play(b: &Browser) -> Result<()> {
     )
 }
 
-async fn phone_width(b: &Browser, shots: &Path) -> Result<()> {
+async fn phone_width(p: &Page<'_>) -> Result<()> {
+    let (b, shots) = (p.browser, &p.shots);
     b.set_window_size(390, 844).await?;
     new_game(b, "gomoku", &[("side", "X"), ("time-ms", "200")]).await?;
     play(b, "h8", 2).await?;
@@ -573,7 +691,8 @@ async fn phone_width(b: &Browser, shots: &Path) -> Result<()> {
 
 /// A server with an API key: the page loads, asks for the key, keeps it
 /// and plays.
-async fn api_key_prompt(b: &Browser, shots: &Path) -> Result<()> {
+async fn api_key_prompt(p: &Page<'_>) -> Result<()> {
+    let (b, shots) = (p.browser, &p.shots);
     let guarded = Server::start(&[("GAMEAI_API_KEY", "s3cret")]);
     b.goto(&guarded.url("/")).await?;
     b.wait_for(
@@ -608,7 +727,7 @@ async fn api_key_prompt(b: &Browser, shots: &Path) -> Result<()> {
 }
 
 /// The console holds no script error and no refusal by the page's content
-/// security policy; the service's refusals (4xx, 503) are logged by the
+/// security policy (checked after every scenario); the service's refusals (4xx, 503) are logged by the
 /// browser as failed loads, and those are expected here.
 async fn no_script_errors(b: &Browser) -> Result<()> {
     let unexpected: Vec<String> = b
@@ -635,12 +754,23 @@ fn screenshot_dir() -> PathBuf {
     dir
 }
 
-fn temp_dir(prefix: &str) -> PathBuf {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("{prefix}-{}-{nanos}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a temporary folder");
-    dir
+/// A folder under the tests' temporary folder, removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(prefix: &str) -> Self {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("{prefix}-{}-{nanos}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary folder");
+        Self(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }

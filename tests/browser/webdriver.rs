@@ -26,7 +26,6 @@ pub struct Browser {
     driver: Child,
     port: u16,
     session: String,
-    quit: bool,
 }
 
 impl Browser {
@@ -52,7 +51,6 @@ impl Browser {
             driver,
             port,
             session: String::new(),
-            quit: false,
         };
         let deadline = Instant::now() + Duration::from_secs(20);
         loop {
@@ -263,19 +261,13 @@ impl Browser {
         let png = base64_decode(encoded.as_str().ok_or("no screenshot data")?)?;
         std::fs::write(path, png).map_err(|e| format!("{}: {e}", path.display()))
     }
-
-    /// Ends the browser session (chromium exits).
-    pub async fn quit(mut self) -> Result<()> {
-        self.quit = true;
-        self.command("DELETE", "", None).await.map(drop)
-    }
 }
 
 impl Drop for Browser {
     fn drop(&mut self) {
-        // A failed test ends here without `quit`: close chromium with a
-        // plain blocking request (no runtime in `drop`), then chromedriver.
-        if !self.quit && !self.session.is_empty() {
+        // Close chromium with a plain blocking request (no runtime in
+        // `drop`), then chromedriver.
+        if !self.session.is_empty() {
             let _ = delete_blocking(self.port, &format!("/session/{}", self.session));
         }
         let _ = self.driver.kill();
@@ -290,8 +282,16 @@ fn delete_blocking(port: u16, path: &str) -> std::io::Result<()> {
         stream,
         "DELETE {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
     )?;
-    let mut reply = Vec::new();
-    let _ = stream.read_to_end(&mut reply);
+    // The reply comes once chromium has closed. chromedriver may keep the
+    // connection open after it, so stop at the end of the headers rather
+    // than wait for the close.
+    let (mut reply, mut chunk) = (Vec::new(), [0u8; 1024]);
+    while !reply.windows(4).any(|w| w == b"\r\n\r\n") {
+        match stream.read(&mut chunk)? {
+            0 => break,
+            n => reply.extend_from_slice(&chunk[..n]),
+        }
+    }
     Ok(())
 }
 
