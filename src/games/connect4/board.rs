@@ -217,17 +217,6 @@ impl Board {
         self.current + self.mask
     }
 
-    /// The key of the left-right mirror image.
-    pub fn mirror_key(&self) -> u64 {
-        let k = self.key();
-        let mut m = 0;
-        for col in 0..WIDTH {
-            let bits = (k >> (col * STRIDE)) & ((1 << STRIDE) - 1);
-            m |= bits << ((WIDTH - 1 - col) * STRIDE);
-        }
-        m
-    }
-
     /// The cell where the next disc in each open column would land.
     #[inline]
     pub const fn playable(&self) -> u64 {
@@ -372,16 +361,5 @@ mod tests {
             b.undo_col(c);
             assert_eq!(Some(&b), seen.last());
         }
-    }
-
-    #[test]
-    fn mirror_key_matches_the_mirrored_game() {
-        let mut a = Board::new();
-        let mut b = Board::new();
-        for c in [3, 1, 1, 5, 0, 6, 2] {
-            a.play_col(c);
-            b.play_col(WIDTH - 1 - c);
-        }
-        assert_eq!(a.mirror_key(), b.key());
     }
 }
