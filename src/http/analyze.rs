@@ -16,7 +16,7 @@ use super::error::{ApiError, Problem, Result};
 use super::positions::{count_shed, game_kind, in_range};
 use super::types::{Moves, Proven, Side};
 use super::{AppState, Json};
-use crate::games::lines::Line;
+use crate::games::lines::{self, Line};
 use crate::games::{GameKind, Position, PositionSpec, SearchReport, Status};
 use crate::search::{Limits, Outcome};
 
@@ -24,16 +24,6 @@ use crate::search::{Limits, Outcome};
 pub const MAX_ANALYZE_MOVES: usize = 400;
 /// Each position's time budget when the request names none.
 const DEFAULT_TIME_MS: u64 = 200;
-
-/// A score drop above this marks a mistake, in each game's score units.
-pub fn mistake_threshold(kind: GameKind) -> i32 {
-    match kind {
-        GameKind::TicTacToe => 2,
-        GameKind::Connect4 => 4,
-        GameKind::Gomoku => 300,
-        GameKind::Othello => 400,
-    }
-}
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(analyze_game))
@@ -159,11 +149,7 @@ async fn analyze_game(
 ) -> Result<Json<AnalyzeResponse>> {
     let started = Instant::now();
     let kind = game_kind(&request.game)?;
-    let mut moves = request.moves.clone().into_list();
-    if kind == GameKind::Connect4 && moves.len() == 1 {
-        // Connect Four's compact form: one digit per move.
-        moves = moves[0].trim().chars().map(String::from).collect();
-    }
+    let moves = kind.move_list(request.moves.clone().into_list());
     if !(1..=MAX_ANALYZE_MOVES).contains(&moves.len()) {
         return Err(ApiError::invalid(
             "moves",
@@ -188,7 +174,7 @@ async fn analyze_game(
         .transpose()?;
     let threshold = match request.threshold {
         Some(t) => in_range("threshold", t, 2 * crate::search::WIN as u64)? as i32,
-        None => mistake_threshold(kind),
+        None => kind.info().mistake_threshold,
     };
     let positions = replay(kind, &request, &moves)?;
 
@@ -214,8 +200,13 @@ async fn analyze_game(
                                 ..Limits::default()
                             };
                             let best = position.search(&limits, ws);
-                            let mut line =
-                                position.lines(std::slice::from_ref(&played), &limits, ws, |_| {});
+                            let mut line = lines::search_lines(
+                                &position,
+                                std::slice::from_ref(&played),
+                                &limits,
+                                ws,
+                                |_| {},
+                            );
                             (best, line.remove(0))
                         })
                         .await

@@ -20,17 +20,6 @@ pub const MAX_NODES: u64 = 100_000_000_000;
 /// board.
 pub const MAX_MULTI_PV: u64 = 400;
 
-/// The margin `"randomize": true` uses, in each game's score units: about
-/// what a pawn is to chess.
-pub fn default_margin(kind: GameKind) -> i32 {
-    match kind {
-        GameKind::TicTacToe => 1,
-        GameKind::Connect4 => 2,
-        GameKind::Gomoku => 30,
-        GameKind::Othello => 60,
-    }
-}
-
 /// A checked search request.
 #[derive(Clone, Debug)]
 pub struct Plan {
@@ -80,7 +69,7 @@ impl Plan {
             .unwrap_or(1) as usize;
         let margin = match request.randomize {
             None | Some(Randomize::Flag(false)) => None,
-            Some(Randomize::Flag(true)) => Some(default_margin(kind)),
+            Some(Randomize::Flag(true)) => Some(kind.info().default_margin),
             Some(Randomize::Margin(m)) => Some(
                 i32::try_from(m)
                     .ok()
@@ -161,7 +150,7 @@ impl Plan {
         } else {
             self.position.candidate_moves(report)
         };
-        let lines = self.position.lines(&moves, &limits, ws, on_line);
+        let lines = lines::search_lines(&self.position, &moves, &limits, ws, on_line);
         if lines.is_empty() {
             // Only when no listed move could be played: search as usual.
             return Answer {

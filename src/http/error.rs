@@ -8,7 +8,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::games::PositionError;
+use crate::games::{Part, PositionError};
 use crate::pool::PoolError;
 use crate::sessions::StoreError;
 
@@ -36,8 +36,8 @@ pub enum ApiError {
     #[error("{0}")]
     Conflict(String),
     /// Well-formed JSON whose values cannot be used.
-    #[error("{}", .0.detail)]
-    Invalid(PositionError),
+    #[error("{detail}")]
+    Invalid { field: &'static str, detail: String },
     #[error("{0}")]
     Overloaded(String),
     #[error("{0}")]
@@ -49,7 +49,10 @@ pub enum ApiError {
 
 impl ApiError {
     pub fn invalid(field: &'static str, detail: impl Into<String>) -> Self {
-        Self::Invalid(PositionError::new(field, detail))
+        Self::Invalid {
+            field,
+            detail: detail.into(),
+        }
     }
 
     pub fn status_code(&self) -> StatusCode {
@@ -61,7 +64,7 @@ impl ApiError {
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             Self::Conflict(_) => StatusCode::CONFLICT,
-            Self::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::Invalid { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             Self::Overloaded(_) | Self::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -125,12 +128,12 @@ impl ApiError {
 
     fn into_parts(self) -> (String, Vec<FieldProblem>) {
         match self {
-            ApiError::Invalid(e) => {
+            ApiError::Invalid { field, detail } => {
                 let errors = vec![FieldProblem {
-                    field: e.field.to_owned(),
-                    message: e.detail.clone(),
+                    field: field.to_owned(),
+                    message: detail.clone(),
                 }];
-                (e.detail, errors)
+                (detail, errors)
             }
             ApiError::Internal(cause) => {
                 tracing::error!(%cause, "internal error");
@@ -165,7 +168,18 @@ impl IntoResponse for ApiError {
 
 impl From<PositionError> for ApiError {
     fn from(e: PositionError) -> Self {
-        ApiError::Invalid(e)
+        ApiError::invalid(field_of(e.part), e.detail)
+    }
+}
+
+/// The request field that holds a part of a position.
+fn field_of(part: Part) -> &'static str {
+    match part {
+        Part::Board => "board",
+        Part::Moves => "moves",
+        Part::ToMove => "to_move",
+        Part::Size => "size",
+        Part::Rules => "rules",
     }
 }
 

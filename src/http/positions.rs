@@ -5,9 +5,9 @@ use tracing::info;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::analyze::{MAX_ANALYZE_MOVES, mistake_threshold};
+use super::analyze::MAX_ANALYZE_MOVES;
 use super::batch::MAX_BATCH_ITEMS;
-use super::controls::{Answer, MAX_MULTI_PV, MAX_NODES, Plan, default_margin};
+use super::controls::{Answer, MAX_MULTI_PV, MAX_NODES, Plan};
 use super::error::{ApiError, Problem, Result};
 use super::types::{
     GameLimits, GamesResponse, LimitsResponse, PositionRequest, PositionResponse, SearchRequest,
@@ -183,7 +183,7 @@ async fn describe_position(Json(request): Json<PositionRequest>) -> Result<Json<
 )]
 async fn list_games(State(state): State<AppState>) -> Json<GamesResponse> {
     Json(GamesResponse {
-        games: GameKind::ALL.into_iter().map(|g| g.info().into()).collect(),
+        games: GameKind::ALL.iter().map(|g| g.info().into()).collect(),
         max_time_ms: state.config.max_time_ms,
     })
 }
@@ -212,7 +212,7 @@ async fn server_limits(State(state): State<AppState>) -> Json<LimitsResponse> {
         workers: state.pool.workers(),
         queue: config.queue,
         games: GameKind::ALL
-            .into_iter()
+            .iter()
             .map(|kind| {
                 let info = kind.info();
                 GameLimits {
@@ -220,8 +220,8 @@ async fn server_limits(State(state): State<AppState>) -> Json<LimitsResponse> {
                     max_depth: info.max_depth,
                     default_depth: info.default_depth,
                     default_time_ms: info.default_time_ms,
-                    default_margin: default_margin(kind),
-                    default_mistake_threshold: mistake_threshold(kind),
+                    default_margin: info.default_margin,
+                    default_mistake_threshold: info.mistake_threshold,
                 }
             })
             .collect(),

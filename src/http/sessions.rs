@@ -23,7 +23,7 @@ use super::types::{
 };
 use super::{AppState, Json};
 use crate::games::{
-    GameKind, Player, Position, PositionError, PositionSpec, SearchReport, Status, level,
+    GameKind, Part, Player, Position, PositionError, PositionSpec, SearchReport, Status, level,
 };
 use crate::sessions::{AiPlays, AiSettings, Session, Store, StoreError, new_id, now_rfc3339};
 
@@ -93,7 +93,7 @@ fn rebuild(session: &Session) -> Result<(GameKind, Position)> {
         for mv in &session.moves {
             position
                 .play(mv)
-                .map_err(|e| corrupt(PositionError::new("moves", e)))?;
+                .map_err(|e| corrupt(PositionError::new(Part::Moves, e.to_string())))?;
         }
     }
     Ok((kind, position))
@@ -371,7 +371,7 @@ async fn play_move(
     }
     position
         .play(request.notation.trim())
-        .map_err(|e| ApiError::invalid("move", e))?;
+        .map_err(|e| ApiError::invalid("move", e.to_string()))?;
     session.moves.push(request.notation.trim().to_owned());
     let mut ai_search = None;
     if is_ongoing(&position) && session.ai.plays.plays(position.to_move()) {

@@ -390,22 +390,40 @@ pub struct GameBody {
     pub notation: String,
     /// The start position, rows top first.
     pub start: Vec<String>,
+    /// A move names a column, and the disc drops to its lowest empty cell.
+    pub gravity: bool,
+    /// Moves are column digits, and `moves` may be one string of them
+    /// (`"4453"`).
+    pub column_notation: bool,
+    /// A side with no legal move passes: `"pass"` is then its only move.
+    pub passes: bool,
+    /// A move turns the opponent's discs it brackets.
+    pub flips: bool,
+    /// Black may have forbidden points under some rules (`POST
+    /// /v1/position` lists them in `forbidden`).
+    pub forbidden_points: bool,
 }
 
-impl From<games::GameInfo> for GameBody {
-    fn from(g: games::GameInfo) -> Self {
+impl From<&games::GameInfo> for GameBody {
+    fn from(g: &games::GameInfo) -> Self {
+        let f = g.features;
         Self {
             name: g.name.to_owned(),
             title: g.title.to_owned(),
-            sizes: g.sizes,
+            sizes: g.sizes.clone(),
             default_size: g.default_size,
-            rules: g.rules.into_iter().map(str::to_owned).collect(),
+            rules: g.rules.iter().map(|r| (*r).to_owned()).collect(),
             default_rules: g.default_rules.map(str::to_owned),
             default_depth: g.default_depth,
             max_depth: g.max_depth,
             default_time_ms: g.default_time_ms,
             notation: g.notation.to_owned(),
-            start: g.start,
+            start: g.start.clone(),
+            gravity: f.gravity,
+            column_notation: f.column_notation,
+            passes: f.passes,
+            flips: f.flips,
+            forbidden_points: f.forbidden_points,
         }
     }
 }
