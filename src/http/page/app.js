@@ -14,17 +14,24 @@
   const MARGIN = 0.7; // room for coordinates above and left of the board, in cells
   const PAD = 0.3; // and below and right of it, for the frame
   const KEY_STORE = 'gameai.apiKey';
-  const LEGENDS = {
-    tictactoe: 'Shaded square: the last move.',
-    connect4: 'White dot: the last move. Dashed rings: where your disc would land.',
-    gomoku: 'Red dot: the last move.',
-    othello: 'Red dot: the last move. Blue dot: the discs it turned. Dark dots: your legal moves.',
+  // What a move does, and so what the page marks, comes from the game's
+  // /v1/games flags: `gravity` (a move is a column and the disc drops),
+  // `column_notation` (moves are column digits), `flips` (moves turn
+  // discs), `passes` (a side with no move passes), `forbidden_points`
+  // (/v1/position lists black's forbidden points). Only the looks are a
+  // game's own: board material, piece shape, colours and marker sizes. A
+  // game with no entry here is drawn as black and white stones on a grid.
+  const LOOKS = {
+    tictactoe: { board: 'paper', pieces: 'marks', lastMove: 'square' },
+    connect4: { radius: 0.4, colours: ['red', 'yellow'], lastDot: 'White dot' },
+    gomoku: { board: 'wood', radius: 0.46, lastRadius: 0.13, colours: ['black', 'white'] },
+    othello: { colours: ['black', 'white'] },
   };
   const SETTINGS_STORE = 'gameai.settings';
 
   const $ = (id) => document.getElementById(id);
   const el = {
-    setup: $('setup'), game: $('game'), size: $('size'), sizeField: $('size-field'),
+    gameList: $('game-list'), setup: $('setup'), game: $('game'), size: $('size'), sizeField: $('size-field'),
     rules: $('rules'), rulesField: $('rules-field'), side: $('side'),
     byDepth: $('by-depth'), byTime: $('by-time'), depth: $('depth'), timeMs: $('time-ms'),
     byLevel: $('by-level'), level: $('level'),
@@ -323,7 +330,9 @@
       state.flipped = new Set();
     }
     state.forbidden = [];
-    if (session.rules === 'renju' && session.status === 'ongoing' && session.to_move === 'X') {
+    // Black's forbidden points, under the rules that have them (the answer
+    // is empty under the others).
+    if (state.game.forbidden_points && session.status === 'ongoing' && session.to_move === 'X') {
       const described = await api('POST', '/v1/position', positionBody(session, session.moves), { ...ctx, quiet: true });
       if (ctx.live()) state.forbidden = described.forbidden || [];
     }
@@ -401,21 +410,55 @@
     return String.fromCharCode(97 + col) + String(row + 1);
   }
 
-  /** Where a move sits on the board drawn now (Connect Four: its column's top disc). */
-  function cellOf(notation, board) {
-    if (state.game && state.game.name === 'connect4' && /^\d$/.test(notation || '')) {
-      const col = Number(notation) - 1;
-      for (let row = 0; row < board.length; row++) if (board[row][col] !== '.') return { row, col };
-      return null;
-    }
-    return parseCell(notation);
+  /** The column (0-based) a move names, where moves are column digits. */
+  function columnOf(notation) {
+    if (!state.game || !state.game.column_notation || !/^\d+$/.test(notation || '')) return null;
+    return Number(notation) - 1;
   }
 
-  function sideName(side, game) {
-    const name = game || (state.game && state.game.name);
-    if (name === 'gomoku' || name === 'othello') return side === 'X' ? 'X (black)' : 'O (white)';
-    if (name === 'connect4') return side === 'X' ? 'X (red)' : 'O (yellow)';
-    return side;
+  /** Where a move sits on the board drawn now (a column move: its column's top disc). */
+  function cellOf(notation, board) {
+    const col = columnOf(notation);
+    if (col === null) return parseCell(notation);
+    for (let row = 0; row < board.length; row++) if (board[row][col] !== '.') return { row, col };
+    return null;
+  }
+
+  /** The empty cell a column move would fill: discs drop to the lowest one. */
+  function landingCell(notation, board) {
+    const col = columnOf(notation);
+    if (col === null) return null;
+    for (let row = board.length - 1; row >= 0; row--) if (board[row][col] === '.') return { row, col };
+    return null;
+  }
+
+  /** How the game is drawn: its own looks over the defaults. */
+  function lookOf(game) {
+    return {
+      board: game.gravity ? 'frame' : 'felt', // an upright frame of columns, or a grid of squares
+      pieces: 'stones',
+      lastMove: 'dot',
+      lastDot: 'Red dot',
+      radius: 0.42,
+      lastRadius: 0.16,
+      colours: null,
+      ...LOOKS[game.name],
+    };
+  }
+
+  function sideName(side) {
+    const colours = state.game && lookOf(state.game).colours;
+    if (!colours) return side;
+    return `${side} (${side === 'X' ? colours[0] : colours[1]})`;
+  }
+
+  /** The legend of the marks the board may show. */
+  function legendText(game, look) {
+    const parts = [look.lastMove === 'square' ? 'Shaded square: the last move.' : `${look.lastDot}: the last move.`];
+    if (game.gravity) parts.push('Dashed rings: where your disc would land.');
+    if (game.flips) parts.push('Blue dot: the discs it turned. Dark dots: your legal moves.');
+    if (game.forbidden_points && state.forbidden.length) parts.push('Red ×: forbidden for black.');
+    return parts.join(' ');
   }
 
   // ---------- drawing ----------
@@ -441,11 +484,14 @@
     if (!game || !board) return;
     const rows = board.length;
     const cols = board[0].length;
-    const kind = game.name;
+    const look = lookOf(game);
     const w = cols + MARGIN + PAD;
     const h = rows + MARGIN + PAD;
-    el.board.className = `board board-${kind}`;
-    el.legend.textContent = LEGENDS[kind] + (state.session && state.session.rules === 'renju' ? ' Red ×: forbidden for black.' : '');
+    // The game's own class for its colours; the look's and the flags' for the rest.
+    const classes = ['board', `board-${game.name}`, `look-${look.board}`, `pieces-${look.pieces}`];
+    if (game.gravity) classes.push('columns');
+    el.board.className = classes.join(' ');
+    el.legend.textContent = legendText(game, look);
     el.board.style.aspectRatio = `${w} / ${h}`;
 
     const root = svg('svg', {
@@ -456,7 +502,7 @@
     });
     const animate = state.animate;
     state.animate = null;
-    drawGrid(root, kind, rows, cols);
+    drawGrid(root, game, look, rows, cols);
 
     const session = state.session;
     const playerTurn = isPlayersTurn();
@@ -466,7 +512,7 @@
       ? session.winning_line.map(parseCell).filter(Boolean) : [];
     const winSet = new Set(winning.map((p) => `${p.row},${p.col}`));
 
-    if (last && kind === 'tictactoe') {
+    if (last && look.lastMove === 'square') {
       svg('rect', { x: last.col + 0.06, y: last.row + 0.06, width: 0.88, height: 0.88, rx: 0.06, class: 'last-move' }, root);
     }
     for (let r = 0; r < rows; r++) {
@@ -475,26 +521,25 @@
         if (piece === '.') continue;
         const key = `${r},${c}`;
         const classes = [];
-        if (animate && animate.placed.has(key)) classes.push(kind === 'connect4' ? 'drop' : 'place');
+        if (animate && animate.placed.has(key)) classes.push(game.gravity ? 'drop' : 'place');
         if (animate && animate.flipped.has(key)) classes.push('flip');
         if (winSet.has(key)) classes.push('winning');
-        drawPiece(root, kind, piece, r, c, classes, rows);
+        drawPiece(root, look, piece, r, c, classes);
         if (state.flipped.has(key)) svg('circle', { cx: c + 0.5, cy: r + 0.5, r: 0.09, class: `flip-mark on-${piece}` }, root);
       }
     }
     // Marks: legal moves, forbidden points, the last move, the hint, the pending move.
-    if (kind === 'othello') {
+    // Where moves must turn discs only some empty squares are moves: mark them.
+    if (game.flips) {
       for (const m of legal) {
         const p = parseCell(m);
         if (p) svg('circle', { cx: p.col + 0.5, cy: p.row + 0.5, r: 0.12, class: 'legal-dot' }, root);
       }
     }
-    if (kind === 'connect4' && playerTurn) {
+    if (game.gravity && playerTurn) {
       for (const m of legal) {
-        const col = Number(m) - 1;
-        let row = rows - 1;
-        while (row >= 0 && board[row][col] !== '.') row--;
-        if (row >= 0) svg('circle', { cx: col + 0.5, cy: row + 0.5, r: 0.2, class: 'legal-ring' }, root);
+        const p = landingCell(m, board);
+        if (p) svg('circle', { cx: p.col + 0.5, cy: p.row + 0.5, r: 0.2, class: 'legal-ring' }, root);
       }
     }
     for (const f of state.forbidden) {
@@ -507,8 +552,8 @@
       svg('line', { x1: x - d, y1: y - d, x2: x + d, y2: y + d }, g);
       svg('line', { x1: x - d, y1: y + d, x2: x + d, y2: y - d }, g);
     }
-    if (last && kind !== 'tictactoe') {
-      svg('circle', { cx: last.col + 0.5, cy: last.row + 0.5, r: kind === 'gomoku' ? 0.13 : 0.16, class: `last-dot on-${board[last.row][last.col]}` }, root);
+    if (last && look.lastMove === 'dot') {
+      svg('circle', { cx: last.col + 0.5, cy: last.row + 0.5, r: look.lastRadius, class: `last-dot on-${board[last.row][last.col]}` }, root);
     }
     if (winning.length >= 2) {
       let [a, b] = [winning[0], winning[1]];
@@ -522,48 +567,47 @@
       svg('line', { x1: a.col + 0.5, y1: a.row + 0.5, x2: b.col + 0.5, y2: b.row + 0.5, class: 'win-line' }, root);
     }
     if (state.hint) {
-      const p = cellOf(state.hint.notation, board) || hintColumnCell(state.hint.notation, board);
+      const p = cellOf(state.hint.notation, board) || landingCell(state.hint.notation, board);
       if (p) svg('circle', { cx: p.col + 0.5, cy: p.row + 0.5, r: 0.36, class: 'hint-ring' }, root);
     }
     if (state.pending && session) {
-      const p = parseCell(state.pending) || hintColumnCell(state.pending, board);
-      if (p) drawPiece(root, kind, session.to_move, p.row, p.col, ['pending'], rows);
+      const p = parseCell(state.pending) || landingCell(state.pending, board);
+      if (p) drawPiece(root, look, session.to_move, p.row, p.col, ['pending']);
     }
 
     const old = el.board.querySelector('svg');
     if (old) old.replaceWith(root);
     else el.board.prepend(root);
-    renderOverlay(kind, rows, cols, board, legal, playerTurn);
-  }
-
-  /** The empty cell a Connect Four column move would fill. */
-  function hintColumnCell(notation, board) {
-    if (!/^\d$/.test(notation || '')) return null;
-    const col = Number(notation) - 1;
-    for (let row = board.length - 1; row >= 0; row--) if (board[row][col] === '.') return { row, col };
-    return null;
+    renderOverlay(game, rows, cols, board, legal, playerTurn);
   }
 
   function sameBoard(a, b) {
     return a.length === b.length && a.every((row, i) => row === b[i]);
   }
 
-  function drawGrid(root, kind, rows, cols) {
+  function drawGrid(root, game, look, rows, cols) {
     const labels = svg('g', { class: 'labels' }, root);
     const text = (x, y, s) => {
       const t = svg('text', { x, y, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, labels);
       t.textContent = s;
     };
-    if (kind === 'connect4') {
+    if (game.column_notation) {
+      // Moves name columns alone: number the columns, not the cells.
+      for (let c = 0; c < cols; c++) text(c + 0.5, -MARGIN / 2 - 0.08, String(c + 1));
+    } else {
+      for (let c = 0; c < cols; c++) text(c + 0.5, -MARGIN / 2 - 0.08, String.fromCharCode(97 + c));
+      for (let r = 0; r < rows; r++) text(-MARGIN / 2 - 0.05, r + 0.5, String(r + 1));
+    }
+    if (look.board === 'frame') {
       svg('rect', { x: -0.12, y: -0.12, width: cols + 0.24, height: rows + 0.24, rx: 0.25, class: 'frame' }, root);
       for (let r = 0; r < rows; r++) {
-        for (let c = 0; c < cols; c++) svg('circle', { cx: c + 0.5, cy: r + 0.5, r: 0.4, class: 'hole' }, root);
+        for (let c = 0; c < cols; c++) svg('circle', { cx: c + 0.5, cy: r + 0.5, r: look.radius, class: 'hole' }, root);
       }
-      for (let c = 0; c < cols; c++) text(c + 0.5, -MARGIN / 2 - 0.08, String(c + 1));
       return;
     }
     const lines = svg('g', { class: 'lines' }, root);
-    if (kind === 'gomoku') {
+    if (look.board === 'wood') {
+      // Stones on the intersections, with a go board's star points.
       root.prepend(svg('rect', { x: -0.25, y: -0.25, width: cols + 0.5, height: rows + 0.5, class: 'wood' }));
       for (let i = 0; i < rows; i++) svg('line', { x1: 0.5, y1: i + 0.5, x2: cols - 0.5, y2: i + 0.5 }, lines);
       for (let i = 0; i < cols; i++) svg('line', { x1: i + 0.5, y1: 0.5, x2: i + 0.5, y2: rows - 0.5 }, lines);
@@ -571,25 +615,24 @@
       for (const r of stars) {
         for (const c of stars) svg('circle', { cx: c + 0.5, cy: r + 0.5, r: 0.08, class: 'star' }, root);
       }
-    } else if (kind === 'othello') {
-      root.prepend(svg('rect', { x: 0, y: 0, width: cols, height: rows, class: 'felt' }));
-      for (let i = 0; i <= rows; i++) svg('line', { x1: 0, y1: i, x2: cols, y2: i }, lines);
-      for (let i = 0; i <= cols; i++) svg('line', { x1: i, y1: 0, x2: i, y2: rows }, lines);
-      for (const r of [2, 6]) for (const c of [2, 6]) svg('circle', { cx: c, cy: r, r: 0.06, class: 'star' }, root);
-    } else {
+    } else if (look.board === 'paper') {
       root.prepend(svg('rect', { x: 0, y: 0, width: cols, height: rows, class: 'paper' }));
       for (let i = 1; i < rows; i++) svg('line', { x1: 0.08, y1: i, x2: cols - 0.08, y2: i }, lines);
       for (let i = 1; i < cols; i++) svg('line', { x1: i, y1: 0.08, x2: i, y2: rows - 0.08 }, lines);
+    } else {
+      // Discs inside squares, with four dots two squares in from the corners.
+      root.prepend(svg('rect', { x: 0, y: 0, width: cols, height: rows, class: 'felt' }));
+      for (let i = 0; i <= rows; i++) svg('line', { x1: 0, y1: i, x2: cols, y2: i }, lines);
+      for (let i = 0; i <= cols; i++) svg('line', { x1: i, y1: 0, x2: i, y2: rows }, lines);
+      for (const r of [2, rows - 2]) for (const c of [2, cols - 2]) svg('circle', { cx: c, cy: r, r: 0.06, class: 'star' }, root);
     }
-    for (let c = 0; c < cols; c++) text(c + 0.5, -MARGIN / 2 - 0.08, String.fromCharCode(97 + c));
-    for (let r = 0; r < rows; r++) text(-MARGIN / 2 - 0.05, r + 0.5, String(r + 1));
   }
 
-  function drawPiece(root, kind, piece, r, c, classes, rows) {
+  function drawPiece(root, look, piece, r, c, classes) {
     const x = c + 0.5;
     const y = r + 0.5;
     const cls = [`piece`, `p-${piece}`, ...classes].join(' ');
-    if (kind === 'tictactoe') {
+    if (look.pieces === 'marks') {
       const g = svg('g', { class: cls }, root);
       if (piece === 'X') {
         const d = 0.27;
@@ -600,25 +643,24 @@
       }
       return g;
     }
-    const radius = kind === 'gomoku' ? 0.46 : kind === 'connect4' ? 0.4 : 0.42;
     const g = svg('g', { class: cls }, root);
     if (classes.includes('drop')) g.style.setProperty('--drop', `${-(r + 1 + MARGIN)}px`);
-    svg('circle', { cx: x, cy: y, r: radius }, g);
+    svg('circle', { cx: x, cy: y, r: look.radius }, g);
     return g;
   }
 
-  /** Real buttons over the drawing, one per cell (per column in Connect Four). */
-  function renderOverlay(kind, rows, cols, board, legal, playerTurn) {
-    const columns = kind === 'connect4';
+  /** Real buttons over the drawing, one per cell (per column where discs drop). */
+  function renderOverlay(game, rows, cols, board, legal, playerTurn) {
+    const columns = game.gravity;
     const count = columns ? cols : rows * cols;
-    const key = `${kind}:${rows}x${cols}`;
+    const key = `${game.name}:${rows}x${cols}`;
     let grid = el.board.querySelector('.cells');
     if (!grid || state.overlayKey !== key) {
       if (grid) grid.remove();
       grid = document.createElement('div');
       grid.className = 'cells';
       grid.setAttribute('role', 'group');
-      grid.setAttribute('aria-label', columns ? `Board, ${cols} columns` : `Board, ${rows} by ${cols}`);
+      grid.setAttribute('aria-label', columns ? `${game.title} board, ${cols} columns` : `${game.title} board, ${rows} by ${cols}`);
       const w = cols + MARGIN + PAD;
       const h = rows + MARGIN + PAD;
       grid.style.left = `${(MARGIN / w) * 100}%`;
@@ -663,7 +705,7 @@
         open = piece === '.';
         label = `${notation}, ${piece === '.' ? 'empty' : sideName(piece)}`;
         if (state.forbidden.includes(notation)) label += ', forbidden for black';
-        else if (kind === 'othello' && legal.has(notation)) label += ', legal move';
+        else if (game.flips && legal.has(notation)) label += ', legal move';
       }
       if (state.lastMove === notation) label += ', last move';
       if (state.hint && state.hint.notation === notation) label += ', hint';
@@ -735,7 +777,7 @@
     // Say what the AI just played (the board alone does not tell a screen reader).
     const lastAi = s && s.ai_search && !state.busy && sameBoard(state.shown, s.board) ? s.ai_search : null;
     if (lastAi && mode !== 'thinking') {
-      const where = state.game.name === 'connect4' ? `in column ${lastAi.best_move.notation}` : lastAi.best_move.notation;
+      const where = state.game.column_notation ? `in column ${lastAi.best_move.notation}` : lastAi.best_move.notation;
       const played = lastAi.best_move.pass ? 'passed' : `played ${where}`;
       text = `The AI ${played} as ${sideName(lastAi.to_move)}. ${text}`;
     }
@@ -751,8 +793,9 @@
     el.board.classList.toggle('thinking', mode === 'thinking');
   }
 
+  /** Where moves turn discs, the count tells the score. */
   function discCount(board) {
-    if (!state.game || state.game.name !== 'othello') return '';
+    if (!state.game || !state.game.flips) return '';
     const count = (p) => board.reduce((n, row) => n + row.split(p).length - 1, 0);
     return ` Discs: X ${count('X')}, O ${count('O')}.`;
   }
@@ -920,6 +963,11 @@
     return Math.min(max, Math.max(min, n));
   }
 
+  /** `a, b or c`. */
+  function listOf(words) {
+    return words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
+  }
+
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
   /** Settings and start moves from the page's query string, if it names a game. */
@@ -941,6 +989,7 @@
       state.games = listed.games;
       state.maxTimeMs = listed.max_time_ms;
     });
+    if (state.games.length) el.gameList.textContent = listOf(state.games.map((g) => g.title));
     if (!ok) return;
     el.auth.hidden = true;
     let saved = null;
