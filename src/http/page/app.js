@@ -388,6 +388,12 @@
     return Boolean(s) && s.status === 'ongoing' && !aiPlays(s, s.to_move) && !state.busy;
   }
 
+  /** In a game where a side with no move passes, whether the side to move must. */
+  function mustPass(session) {
+    const moves = session.legal_moves;
+    return Boolean(state.game && state.game.passes) && moves.length === 1 && moves[0] === 'pass';
+  }
+
   function playerSide(session) {
     if (session.ai.plays === 'X') return 'O';
     if (session.ai.plays === 'O') return 'X';
@@ -769,8 +775,7 @@
       mode = state.paused ? 'paused' : 'ai-turn';
       text += discCount(s.board);
     } else {
-      const mustPass = s.legal_moves.length === 1 && s.legal_moves[0] === 'pass';
-      text = mustPass ? `You (${sideName(s.to_move)}) have no move: press Pass.` : `Your move: you play ${sideName(s.to_move)}.`;
+      text = mustPass(s) ? `You (${sideName(s.to_move)}) have no move: press Pass.` : `Your move: you play ${sideName(s.to_move)}.`;
       text += discCount(s.board);
       mode = 'your-turn';
     }
@@ -805,8 +810,7 @@
     const busy = Boolean(state.busy);
     el.undo.disabled = busy || !s || s.moves.length === 0;
     el.hint.disabled = !isPlayersTurn();
-    const mustPass = s && isPlayersTurn() && s.legal_moves.length === 1 && s.legal_moves[0] === 'pass';
-    el.pass.hidden = !mustPass;
+    el.pass.hidden = !(s && isPlayersTurn() && mustPass(s));
     el.pause.hidden = !state.autoplay;
     el.pause.textContent = state.paused ? 'Resume' : 'Pause';
     el.pause.setAttribute('aria-pressed', state.paused ? 'true' : 'false');
