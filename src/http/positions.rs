@@ -125,6 +125,8 @@ pub struct LimitsResponse {
     pub workers: usize,
     /// Searches that may wait for a worker; beyond it the server answers 503.
     pub queue: usize,
+    /// The table memory each worker may use, in MiB (`GAMEAI_TT_MB`).
+    pub tt_mb: u64,
     pub games: Vec<GameLimits>,
 }
 
@@ -232,6 +234,7 @@ async fn server_limits(State(state): State<AppState>) -> Json<LimitsResponse> {
         max_body_bytes: config.max_body_bytes,
         workers: state.pool.workers(),
         queue: config.queue,
+        tt_mb: config.tt_mb,
         games: GameKind::ALL
             .into_iter()
             .map(|kind| {
