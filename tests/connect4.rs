@@ -29,7 +29,7 @@ fn parse(spec: &PositionSpec) -> Result<Board, String> {
     match GameKind::Connect4.parse(spec) {
         Ok(Position::Connect4(b)) => Ok(b),
         Ok(other) => panic!("parsed as another game: {other:?}"),
-        Err(e) => Err(format!("{}: {}", e.field, e.detail)),
+        Err(e) => Err(format!("{:?}: {}", e.part, e.detail)),
     }
 }
 

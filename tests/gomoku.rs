@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use gameai::games::gomoku::seeds::{self, GameResult};
 use gameai::games::gomoku::{self, Rules};
-use gameai::games::{GameKind, Player, Position, PositionSpec, Status};
+use gameai::games::{GameKind, Part, Player, Position, PositionSpec, Status};
 use gameai::search::{Limits, Outcome, Workspace};
 use serde_json::Value;
 
@@ -126,7 +126,7 @@ fn fives_and_overlines_under_each_rule() {
     let err = GameKind::Gomoku
         .parse(&spec_moves(&with_f8, 15, "renju"))
         .unwrap_err();
-    assert_eq!(err.field, "moves");
+    assert_eq!(err.part, Part::Moves);
     assert!(err.detail.contains("overline"), "{}", err.detail);
     let d = parse(&spec_moves(&moves, 15, "renju")).describe();
     assert!(d.forbidden.contains(&"f8".to_owned()));
@@ -135,38 +135,38 @@ fn fives_and_overlines_under_each_rule() {
 
 #[test]
 fn bad_positions_are_refused() {
-    let refuse = |spec: PositionSpec, field: &str| {
+    let refuse = |spec: PositionSpec, part: Part| {
         let err = GameKind::Gomoku.parse(&spec).unwrap_err();
-        assert_eq!(err.field, field, "{}", err.detail);
+        assert_eq!(err.part, part, "{}", err.detail);
     };
     let empty15 = vec![".".repeat(15); 15];
-    refuse(spec_board(&empty15, "pente"), "rules");
+    refuse(spec_board(&empty15, "pente"), Part::Rules);
     refuse(
         PositionSpec {
             board: Some(empty15.clone()),
             size: Some(19),
             ..Default::default()
         },
-        "size",
+        Part::Size,
     );
-    refuse(spec_moves(&[], 17, "freestyle"), "size");
-    refuse(spec_moves(&[], 19, "renju"), "rules");
-    refuse(spec_moves(&["h8", "h8"], 15, "freestyle"), "moves");
-    refuse(spec_moves(&["p1"], 15, "freestyle"), "moves");
-    refuse(spec_moves(&["z99"], 20, "freestyle"), "moves");
+    refuse(spec_moves(&[], 17, "freestyle"), Part::Size);
+    refuse(spec_moves(&[], 19, "renju"), Part::Rules);
+    refuse(spec_moves(&["h8", "h8"], 15, "freestyle"), Part::Moves);
+    refuse(spec_moves(&["p1"], 15, "freestyle"), Part::Moves);
+    refuse(spec_moves(&["z99"], 20, "freestyle"), Part::Moves);
     let mut odd = empty15.clone();
     odd[3] = ".".repeat(14);
-    refuse(spec_board(&odd, "freestyle"), "board");
+    refuse(spec_board(&odd, "freestyle"), Part::Board);
     let mut bad_char = empty15.clone();
     bad_char[3] = format!("é{}", ".".repeat(14));
-    refuse(spec_board(&bad_char, "freestyle"), "board");
+    refuse(spec_board(&bad_char, "freestyle"), Part::Board);
     refuse(
         spec_board(&board_with(15, &[(1, 1), (2, 2)], &[]), "freestyle"),
-        "board",
+        Part::Board,
     );
     refuse(
         spec_board(&board_with(15, &[], &[(1, 1)]), "freestyle"),
-        "board",
+        Part::Board,
     );
     refuse(
         PositionSpec {
@@ -174,7 +174,7 @@ fn bad_positions_are_refused() {
             to_move: Some(Player::X),
             ..Default::default()
         },
-        "to_move",
+        Part::ToMove,
     );
     // Both sides with five.
     let both = board_with(
@@ -182,14 +182,14 @@ fn bad_positions_are_refused() {
         &[(0, 0), (0, 1), (0, 2), (0, 3), (0, 4)],
         &[(5, 0), (5, 1), (5, 2), (5, 3), (5, 4)],
     );
-    refuse(spec_board(&both, "freestyle"), "board");
+    refuse(spec_board(&both, "freestyle"), Part::Board);
     // O has five but X moved last.
     let late = board_with(
         15,
         &[(0, 0), (0, 2), (0, 4), (0, 6), (0, 8), (0, 10)],
         &[(5, 0), (5, 1), (5, 2), (5, 3), (5, 4)],
     );
-    refuse(spec_board(&late, "freestyle"), "board");
+    refuse(spec_board(&late, "freestyle"), Part::Board);
     // Moves after a win.
     refuse(
         spec_moves(
@@ -199,7 +199,7 @@ fn bad_positions_are_refused() {
             15,
             "freestyle",
         ),
-        "moves",
+        Part::Moves,
     );
     // A won game parses, and searching it is refused.
     let won = parse(&spec_moves(

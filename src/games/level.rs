@@ -33,16 +33,8 @@ pub fn level(kind: GameKind, level: u8) -> Level {
             random_percent: 0,
         };
     }
-    // Each level searches deeper than the one below (tic-tac-toe, solved
-    // at depth 9, runs out of room first).
-    let depths: [u32; 9] = match kind {
-        GameKind::TicTacToe => [1, 1, 2, 2, 3, 4, 5, 6, 7],
-        GameKind::Connect4 => [1, 2, 3, 4, 6, 8, 10, 12, 14],
-        GameKind::Gomoku => [1, 2, 3, 4, 5, 6, 7, 8, 9],
-        GameKind::Othello => [1, 2, 3, 4, 5, 6, 7, 8, 10],
-    };
     Level {
-        depth: depths[i],
+        depth: info.level_depths[i],
         time_ms: TIME_MS[i],
         random_percent: RANDOM_PERCENT[i],
     }

@@ -9,7 +9,7 @@
 
 use std::time::Instant;
 
-use super::{MoveView, Position, PositionReport, ProvenView, SearchReport, Status};
+use super::{MoveView, Position, ProvenView, SearchReport, Status};
 use crate::search::{Limits, Outcome, Stopped, WIN_THRESHOLD, Workspace};
 
 /// One root move and what searching it found, from the root's side.
@@ -44,85 +44,47 @@ pub fn parent_score(child: i32) -> i32 {
     }
 }
 
-impl Position {
-    /// The moves worth scoring when only the best few are wanted: every
-    /// legal move, except in gomoku, where moves more than two cells away
-    /// from every stone are left out (the engine never plays them either).
-    /// `report` is this position's description.
-    pub fn candidate_moves(&self, report: PositionReport) -> Vec<String> {
-        let Position::Gomoku(_) = self else {
-            return report.legal_moves;
+/// Searches each of `moves` (legal moves in notation) of `pos`, sharing
+/// the time and node budgets evenly, and returns the lines best first
+/// (ties keep the order given). `on_line` hears each line as it ends.
+pub fn search_lines(
+    pos: &Position,
+    moves: &[String],
+    limits: &Limits,
+    ws: &mut Workspace,
+    mut on_line: impl FnMut(&Line),
+) -> Vec<Line> {
+    let before = pos.describe().board;
+    let mut lines = Vec::with_capacity(moves.len());
+    let mut spent = 0;
+    for (i, notation) in moves.iter().enumerate() {
+        let mut child = pos.clone();
+        if child.play(notation).is_err() {
+            continue;
+        }
+        let left = (moves.len() - i) as u32;
+        let child_limits = Limits {
+            depth: limits.depth.saturating_sub(1).max(1),
+            deadline: limits.deadline.map(|d| {
+                let now = Instant::now();
+                now + d.saturating_duration_since(now) / left
+            }),
+            nodes: limits
+                .nodes
+                .map(|n| n.saturating_sub(limits.spent + spent) / u64::from(left)),
+            spent: 0,
+            stop: limits.stop.clone(),
+            progress: None,
         };
-        let grid: Vec<&[u8]> = report.board.iter().map(|r| r.as_bytes()).collect();
-        let size = grid.len();
-        let stones: Vec<(usize, usize)> = (0..size)
-            .flat_map(|r| (0..size).map(move |c| (r, c)))
-            .filter(|&(r, c)| grid[r][c] != b'.')
-            .collect();
-        if stones.is_empty() {
-            return report.legal_moves;
-        }
-        let near: Vec<String> = report
-            .legal_moves
-            .iter()
-            .filter(|m| {
-                super::notation::parse_cell(m, size, size).is_some_and(|(r, c)| {
-                    stones
-                        .iter()
-                        .any(|&(sr, sc)| sr.abs_diff(r) <= 2 && sc.abs_diff(c) <= 2)
-                })
-            })
-            .cloned()
-            .collect();
-        if near.is_empty() {
-            report.legal_moves
-        } else {
-            near
-        }
+        let report = child.search(&child_limits, ws);
+        spent += report.nodes;
+        let line = line_of(&before, notation, &child, report);
+        on_line(&line);
+        lines.push(line);
     }
-
-    /// Searches each of `moves` (legal moves in notation), sharing the
-    /// time and node budgets evenly, and returns the lines best first
-    /// (ties keep the order given). `on_line` hears each line as it ends.
-    pub fn lines(
-        &self,
-        moves: &[String],
-        limits: &Limits,
-        ws: &mut Workspace,
-        mut on_line: impl FnMut(&Line),
-    ) -> Vec<Line> {
-        let before = self.describe().board;
-        let mut lines = Vec::with_capacity(moves.len());
-        let mut spent = 0;
-        for (i, notation) in moves.iter().enumerate() {
-            let mut child = self.clone();
-            if child.play(notation).is_err() {
-                continue;
-            }
-            let left = (moves.len() - i) as u32;
-            let child_limits = Limits {
-                depth: limits.depth.saturating_sub(1).max(1),
-                deadline: limits.deadline.map(|d| {
-                    let now = Instant::now();
-                    now + d.saturating_duration_since(now) / left
-                }),
-                nodes: limits
-                    .nodes
-                    .map(|n| n.saturating_sub(limits.spent + spent) / u64::from(left)),
-                spent: 0,
-                stop: limits.stop.clone(),
-                progress: None,
-            };
-            let report = child.search(&child_limits, ws);
-            spent += report.nodes;
-            let line = line_of(&before, notation, &child, report);
-            on_line(&line);
-            lines.push(line);
-        }
-        // Stable: equal scores keep the order given.
-        lines.sort_by_key(|l| std::cmp::Reverse(l.score));
-        lines
-    }
+    // Stable: equal scores keep the order given.
+    lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+    lines
 }
 
 fn line_of(before: &[String], notation: &str, child: &Position, report: SearchReport) -> Line {
@@ -163,14 +125,6 @@ fn move_view(before: &[String], after: &[String], notation: &str) -> MoveView {
         },
         None => MoveView::pass(),
     }
-}
-
-/// How to pick among the lines.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Choice {
-    /// Moves whose score is within this of the best may be picked.
-    pub margin: i32,
-    pub seed: u64,
 }
 
 /// A small seeded generator (SplitMix64): the same seed gives the same

@@ -1,160 +1,164 @@
-//! The games the service plays, behind one interface the HTTP layer uses:
-//! parse a client's position once, describe it, search it.
+//! The games the service plays, behind one trait and one registry.
 //!
-//! Each game lives in its own module and owns its rules, notation,
-//! evaluation and any special machinery (solvers, threat search).
+//! Each game is one module that implements [`Game`]: what it is
+//! ([`GameInfo`]), how a client's position is read and described, how a
+//! move is played, and how the position is searched. Its special machinery
+//! (a solver, a threat search) stays inside its module. The registry at the
+//! bottom of this file is the only place that lists the games: adding a
+//! fifth is one module and one line there.
 
 pub mod connect4;
 pub mod gomoku;
+pub mod info;
 pub mod level;
 pub mod lines;
 pub mod notation;
 pub mod othello;
+pub mod spec;
 pub mod tictactoe;
 
-use crate::search::{self, Limits, Workspace};
+use std::sync::LazyLock;
+
+use crate::search::{Limits, Workspace};
 pub use crate::vocabulary::{MoveView, Outcome, Player, ProvenView, SearchReport, Status, Stopped};
+pub use info::{Features, GameInfo, PositionReport};
+pub use spec::{MoveError, Part, PositionError, PositionSpec};
 
-/// A position as a client wrote it, before any game has read it.
-#[derive(Clone, Debug, Default)]
-pub struct PositionSpec {
-    /// Rows, top first: `.` empty, `X`, `O`.
-    pub board: Option<Vec<String>>,
-    /// Moves in notation from the start position.
-    pub moves: Option<Vec<String>>,
-    pub to_move: Option<Player>,
-    pub size: Option<u32>,
-    pub rules: Option<String>,
-}
-
-/// Why a client's position or request was refused.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{detail}")]
-pub struct PositionError {
-    /// The request field at fault (`board`, `moves`, `to_move`, ...).
-    pub field: &'static str,
-    pub detail: String,
-}
-
-impl PositionError {
-    pub fn new(field: &'static str, detail: impl Into<String>) -> Self {
-        Self {
-            field,
-            detail: detail.into(),
-        }
-    }
-}
-
-/// What `/v1/position` reports about a valid position.
-#[derive(Clone, Debug)]
-pub struct PositionReport {
-    pub to_move: Player,
-    pub status: Status,
-    pub winner: Option<Player>,
-    /// The cells of the winning line, in notation.
-    pub winning_line: Vec<String>,
-    /// Legal moves for the side to move (empty once the game is over).
-    pub legal_moves: Vec<String>,
-    /// Points where black may not play (renju only).
-    pub forbidden: Vec<String>,
-    pub board: Vec<String>,
-}
-
-/// What `/v1/games` says about a game.
-#[derive(Clone, Debug)]
-pub struct GameInfo {
-    pub name: &'static str,
-    pub title: &'static str,
-    pub sizes: Vec<u32>,
-    pub default_size: u32,
-    pub rules: Vec<&'static str>,
-    pub default_rules: Option<&'static str>,
-    pub default_depth: u32,
-    pub max_depth: u32,
-    /// The time budget when a request names none.
-    pub default_time_ms: u64,
-    pub notation: &'static str,
-    pub start: Vec<String>,
-}
-
-/// The games, by their API name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameKind {
-    TicTacToe,
-    Connect4,
-    Gomoku,
-    Othello,
-}
-
-impl GameKind {
-    pub const ALL: [GameKind; 4] = [
-        GameKind::TicTacToe,
-        GameKind::Connect4,
-        GameKind::Gomoku,
-        GameKind::Othello,
-    ];
-
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|g| g.name() == name)
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            GameKind::TicTacToe => "tictactoe",
-            GameKind::Connect4 => "connect4",
-            GameKind::Gomoku => "gomoku",
-            GameKind::Othello => "othello",
-        }
-    }
-
-    pub fn info(self) -> GameInfo {
-        match self {
-            GameKind::TicTacToe => tictactoe::info(),
-            GameKind::Connect4 => connect4::info(),
-            GameKind::Gomoku => gomoku::info(),
-            GameKind::Othello => othello::info(),
-        }
-    }
+/// A game as the service sees it. Implemented by each game's position type.
+pub trait Game: std::fmt::Debug + Send + Sync {
+    /// What the game is: options, depths, levels, score scale, features.
+    fn info() -> GameInfo
+    where
+        Self: Sized;
 
     /// Reads and validates a client's position. A finished game is valid
     /// here; searching one is refused by [`Position::check_ongoing`].
-    pub fn parse(self, spec: &PositionSpec) -> Result<Position, PositionError> {
-        match self {
-            GameKind::TicTacToe => tictactoe::parse(spec).map(Position::TicTacToe),
-            GameKind::Connect4 => connect4::parse(spec).map(Position::Connect4),
-            GameKind::Gomoku => gomoku::parse(spec).map(Position::Gomoku),
-            GameKind::Othello => othello::parse(spec).map(Position::Othello),
-        }
+    fn parse(spec: &PositionSpec) -> Result<Self, PositionError>
+    where
+        Self: Sized;
+
+    /// A client's move list as single moves. Games whose moves are one
+    /// character each read one string of them as a list (Connect Four's
+    /// `"4453"`).
+    fn move_list(moves: Vec<String>) -> Vec<String>
+    where
+        Self: Sized,
+    {
+        moves
     }
+
+    /// Side to move, status, winner, legal moves, the board's rows.
+    fn describe(&self) -> PositionReport;
+
+    /// The side to move, without describing the whole position.
+    fn to_move(&self) -> Player;
+
+    /// Plays a move written in notation, refusing an illegal one with the
+    /// reason.
+    fn play_notation(&mut self, notation: &str) -> Result<(), MoveError>;
+
+    /// The moves worth scoring when only the best few are wanted;
+    /// `report` is this position's description. Every legal move unless
+    /// the game knows better.
+    fn candidate_moves(&self, report: PositionReport) -> Vec<String> {
+        report.legal_moves
+    }
+
+    /// Searches the position on the calling thread.
+    fn search(&self, limits: &Limits, ws: &mut Workspace) -> SearchReport;
 }
 
-/// A validated position of any game.
-#[derive(Clone, Debug)]
-pub enum Position {
-    TicTacToe(tictactoe::TicTacToe),
-    Connect4(connect4::board::Board),
-    Gomoku(gomoku::Gomoku),
-    Othello(othello::Othello),
+/// Lists the games: each line names the [`GameKind`] and [`Position`]
+/// variant and the type that implements [`Game`].
+macro_rules! registry {
+    ($($kind:ident => $ty:ty),+ $(,)?) => {
+        /// The games, by their API name.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum GameKind {
+            $($kind),+
+        }
+
+        /// A validated position of any game.
+        #[derive(Clone, Debug)]
+        pub enum Position {
+            $($kind($ty)),+
+        }
+
+        impl GameKind {
+            /// Every game, in the order `/v1/games` lists them.
+            pub const ALL: &[GameKind] = &[$(GameKind::$kind),+];
+
+            /// What the game says about itself.
+            pub fn info(self) -> &'static GameInfo {
+                static INFO: LazyLock<Vec<GameInfo>> =
+                    LazyLock::new(|| vec![$(<$ty as Game>::info()),+]);
+                &INFO[self as usize]
+            }
+
+            /// Reads and validates a client's position of this game.
+            pub fn parse(self, spec: &PositionSpec) -> Result<Position, PositionError> {
+                match self {
+                    $(GameKind::$kind => <$ty as Game>::parse(spec).map(Position::$kind)),+
+                }
+            }
+
+            /// A client's move list as single moves (see [`Game::move_list`]).
+            pub fn move_list(self, moves: Vec<String>) -> Vec<String> {
+                match self {
+                    $(GameKind::$kind => <$ty as Game>::move_list(moves)),+
+                }
+            }
+        }
+
+        impl Position {
+            pub fn kind(&self) -> GameKind {
+                match self {
+                    $(Position::$kind(_) => GameKind::$kind),+
+                }
+            }
+
+            /// The position as its game sees it.
+            pub fn game(&self) -> &dyn Game {
+                match self {
+                    $(Position::$kind(p) => p),+
+                }
+            }
+
+            fn game_mut(&mut self) -> &mut dyn Game {
+                match self {
+                    $(Position::$kind(p) => p),+
+                }
+            }
+        }
+    };
+}
+
+registry! {
+    TicTacToe => tictactoe::TicTacToe,
+    Connect4 => connect4::board::Board,
+    Gomoku => gomoku::Gomoku,
+    Othello => othello::Othello,
+}
+
+impl GameKind {
+    /// The game's API name.
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|g| g.name() == name)
+    }
 }
 
 impl Position {
     pub fn describe(&self) -> PositionReport {
-        match self {
-            Position::TicTacToe(p) => tictactoe::describe(p),
-            Position::Connect4(p) => connect4::describe(p),
-            Position::Gomoku(p) => gomoku::describe(p),
-            Position::Othello(p) => othello::describe(p),
-        }
+        self.game().describe()
     }
 
     /// The side to move, without describing the whole position.
     pub fn to_move(&self) -> Player {
-        match self {
-            Position::TicTacToe(p) => search::GameTree::side_to_move(p),
-            Position::Connect4(p) => p.side_to_move(),
-            Position::Gomoku(p) => p.side_to_move(),
-            Position::Othello(p) => p.to_move(),
-        }
+        self.game().to_move()
     }
 
     /// Refuses positions where the game is already over.
@@ -163,77 +167,31 @@ impl Position {
         match report.status {
             Status::Ongoing => Ok(()),
             Status::Win => Err(PositionError::new(
-                "board",
+                Part::Board,
                 format!(
                     "the game is over: {} has won, there is nothing to search",
                     report.winner.map_or('?', Player::symbol)
                 ),
             )),
             Status::Draw => Err(PositionError::new(
-                "board",
+                Part::Board,
                 "the game is over (a draw), there is nothing to search",
             )),
         }
     }
 
     /// Plays a move written in notation, refusing illegal ones with the reason.
-    pub fn play(&mut self, notation: &str) -> Result<(), String> {
-        match self {
-            Position::TicTacToe(p) => p.play_notation(notation),
-            Position::Connect4(p) => connect4::play_notation(p, notation),
-            Position::Gomoku(p) => p.play_notation(notation),
-            Position::Othello(p) => p.play_notation(notation),
-        }
+    pub fn play(&mut self, notation: &str) -> Result<(), MoveError> {
+        self.game_mut().play_notation(notation)
+    }
+
+    /// See [`Game::candidate_moves`].
+    pub fn candidate_moves(&self, report: PositionReport) -> Vec<String> {
+        self.game().candidate_moves(report)
     }
 
     /// Runs the search on the calling thread.
     pub fn search(&self, limits: &Limits, ws: &mut Workspace) -> SearchReport {
-        match self {
-            Position::TicTacToe(p) => search::search_report(p, limits, ws),
-            Position::Connect4(p) => connect4::search::search(p, limits, ws),
-            Position::Gomoku(p) => gomoku::search(p, limits, ws),
-            Position::Othello(p) => othello::search::search(p, limits, ws),
-        }
+        self.game().search(limits, ws)
     }
-}
-
-/// Plays `moves` on `pos` in order, refusing the first one `play` refuses,
-/// with its number.
-pub fn play_moves<P>(
-    pos: &mut P,
-    moves: &[String],
-    mut play: impl FnMut(&mut P, &str) -> Result<(), String>,
-) -> Result<(), PositionError> {
-    for (i, mv) in moves.iter().enumerate() {
-        play(pos, mv)
-            .map_err(|e| PositionError::new("moves", format!("move {} ({mv}): {e}", i + 1)))?;
-    }
-    Ok(())
-}
-
-/// Refuses a client's `to_move` that disagrees with the side to move after
-/// its `moves`.
-pub fn check_to_move_after_moves(
-    given: Option<Player>,
-    actual: Player,
-) -> Result<(), PositionError> {
-    match given.filter(|&p| p != actual) {
-        Some(given) => Err(PositionError::new(
-            "to_move",
-            format!(
-                "to_move is {} but after these moves {} is to move",
-                given.symbol(),
-                actual.symbol()
-            ),
-        )),
-        None => Ok(()),
-    }
-}
-
-/// The error for a request that gives both or neither of `board` and `moves`.
-pub fn board_xor_moves() -> PositionError {
-    PositionError::new(
-        "board",
-        "give exactly one of `board` (rows, top first) or `moves` (a list of moves from the start)",
-    )
 }

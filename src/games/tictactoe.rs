@@ -2,8 +2,11 @@
 //! generic search solves it from any position in well under a millisecond.
 
 use super::notation::{cell_name, parse_cell};
-use super::{GameInfo, Player, PositionError, PositionReport, PositionSpec, Status};
-use crate::search::{GameTree, Terminal};
+use super::{
+    Features, Game, GameInfo, MoveError, Part, Player, PositionError, PositionReport, PositionSpec,
+    SearchReport, Status,
+};
+use crate::search::{self, GameTree, Limits, Terminal, Workspace};
 
 const LINES: [u16; 8] = [
     0b000_000_111,
@@ -121,22 +124,25 @@ impl TicTacToe {
     }
 
     /// Plays `text` if it names an empty cell of an unfinished game.
-    pub fn play_notation(&mut self, text: &str) -> Result<(), String> {
+    pub fn play_notation(&mut self, text: &str) -> Result<(), MoveError> {
         if self.terminal().is_some() {
-            return Err(format!("{text}: the game is already over"));
+            return Err(MoveError::GameOver(format!(
+                "{text}: the game is already over"
+            )));
         }
-        let (row, col) = parse_cell(text, 3, 3)
-            .ok_or_else(|| format!("{text:?} is not a cell of a 3×3 board (a1..c3)"))?;
+        let (row, col) = parse_cell(text, 3, 3).ok_or_else(|| {
+            MoveError::Unreadable(format!("{text:?} is not a cell of a 3×3 board (a1..c3)"))
+        })?;
         let cell = (row * 3 + col) as Cell;
         if self.empty() & (1 << cell) == 0 {
-            return Err(format!("{text} is already taken"));
+            return Err(MoveError::Illegal(format!("{text} is already taken")));
         }
         self.play(cell);
         Ok(())
     }
 
     fn from_rows(rows: &[String], to_move: Option<Player>) -> Result<Self, PositionError> {
-        let err = |d: String| PositionError::new("board", d);
+        let err = |d: String| PositionError::new(Part::Board, d);
         if rows.len() != 3 {
             return Err(err(format!("tic-tac-toe needs 3 rows, got {}", rows.len())));
         }
@@ -176,7 +182,7 @@ impl TicTacToe {
         };
         if let Some(given) = to_move.filter(|&p| p != derived) {
             return Err(PositionError::new(
-                "to_move",
+                Part::ToMove,
                 format!(
                     "to_move is {} but the stone counts say {} is to move",
                     given.symbol(),
@@ -314,75 +320,94 @@ impl GameTree for TicTacToe {
     }
 }
 
-pub fn info() -> GameInfo {
-    GameInfo {
-        name: "tictactoe",
-        title: "Tic-tac-toe",
-        sizes: vec![3],
-        default_size: 3,
-        rules: vec![],
-        default_rules: None,
-        default_depth: 9,
-        max_depth: 9,
-        default_time_ms: 1_000,
-        notation: "cell: column letter a-c, then row 1-3 from the top (a1 top-left)",
-        start: TicTacToe::default().rows(),
-    }
-}
-
-pub fn parse(spec: &PositionSpec) -> Result<TicTacToe, PositionError> {
-    if let Some(size) = spec.size.filter(|&s| s != 3) {
-        return Err(PositionError::new(
-            "size",
-            format!("tic-tac-toe is 3×3, not {size}"),
-        ));
-    }
-    if let Some(rules) = &spec.rules {
-        return Err(PositionError::new(
-            "rules",
-            format!("tic-tac-toe has no rule variants (got {rules:?})"),
-        ));
-    }
-    match (&spec.board, &spec.moves) {
-        (Some(rows), None) => TicTacToe::from_rows(rows, spec.to_move),
-        (None, Some(moves)) => {
-            let mut pos = TicTacToe::default();
-            super::play_moves(&mut pos, moves, TicTacToe::play_notation)?;
-            super::check_to_move_after_moves(spec.to_move, pos.to_move)?;
-            Ok(pos)
+impl Game for TicTacToe {
+    fn info() -> GameInfo {
+        GameInfo {
+            name: "tictactoe",
+            title: "Tic-tac-toe",
+            sizes: vec![3],
+            default_size: 3,
+            rules: vec![],
+            default_rules: None,
+            default_depth: 9,
+            max_depth: 9,
+            default_time_ms: 1_000,
+            notation: "cell: column letter a-c, then row 1-3 from the top (a1 top-left)",
+            start: TicTacToe::default().rows(),
+            level_depths: [1, 1, 2, 2, 3, 4, 5, 6, 7],
+            default_margin: 1,
+            mistake_threshold: 2,
+            features: Features::default(),
         }
-        _ => Err(super::board_xor_moves()),
     }
-}
 
-pub fn describe(pos: &TicTacToe) -> PositionReport {
-    let winner = pos.winner();
-    let status = match (winner, pos.empty()) {
-        (Some(_), _) => Status::Win,
-        (None, 0) => Status::Draw,
-        _ => Status::Ongoing,
-    };
-    let winning_line = winner
-        .and_then(|w| pos.lines_of(w).next())
-        .map(|line| {
-            (0..9)
-                .filter(|c| line & (1 << c) != 0)
-                .map(|c| cell_name(c / 3, c % 3))
-                .collect()
-        })
-        .unwrap_or_default();
-    let mut legal = Vec::new();
-    if status == Status::Ongoing {
-        pos.generate_moves(&mut legal);
+    fn parse(spec: &PositionSpec) -> Result<Self, PositionError> {
+        if let Some(size) = spec.size.filter(|&s| s != 3) {
+            return Err(PositionError::new(
+                Part::Size,
+                format!("tic-tac-toe is 3×3, not {size}"),
+            ));
+        }
+        if let Some(rules) = &spec.rules {
+            return Err(PositionError::new(
+                Part::Rules,
+                format!("tic-tac-toe has no rule variants (got {rules:?})"),
+            ));
+        }
+        match (&spec.board, &spec.moves) {
+            (Some(rows), None) => TicTacToe::from_rows(rows, spec.to_move),
+            (None, Some(moves)) => {
+                let mut pos = TicTacToe::default();
+                super::spec::play_moves(&mut pos, moves, TicTacToe::play_notation)?;
+                super::spec::check_to_move_after_moves(spec.to_move, pos.to_move)?;
+                Ok(pos)
+            }
+            _ => Err(super::spec::board_xor_moves()),
+        }
     }
-    PositionReport {
-        to_move: pos.to_move,
-        status,
-        winner,
-        winning_line,
-        legal_moves: legal.into_iter().map(|c| pos.notation(c)).collect(),
-        forbidden: Vec::new(),
-        board: pos.rows(),
+
+    fn describe(&self) -> PositionReport {
+        let pos = self;
+        let winner = pos.winner();
+        let status = match (winner, pos.empty()) {
+            (Some(_), _) => Status::Win,
+            (None, 0) => Status::Draw,
+            _ => Status::Ongoing,
+        };
+        let winning_line = winner
+            .and_then(|w| pos.lines_of(w).next())
+            .map(|line| {
+                (0..9)
+                    .filter(|c| line & (1 << c) != 0)
+                    .map(|c| cell_name(c / 3, c % 3))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut legal = Vec::new();
+        if status == Status::Ongoing {
+            pos.generate_moves(&mut legal);
+        }
+        PositionReport {
+            to_move: pos.to_move,
+            status,
+            winner,
+            winning_line,
+            legal_moves: legal.into_iter().map(|c| pos.notation(c)).collect(),
+            forbidden: Vec::new(),
+            board: pos.rows(),
+        }
+    }
+
+    fn to_move(&self) -> Player {
+        self.to_move
+    }
+
+    fn play_notation(&mut self, notation: &str) -> Result<(), MoveError> {
+        TicTacToe::play_notation(self, notation)
+    }
+
+    fn search(&self, limits: &Limits, ws: &mut Workspace) -> SearchReport {
+        search::search_report(self, limits, ws)
     }
 }
 
@@ -392,7 +417,7 @@ mod tests {
     use crate::search::{self, Limits, Outcome, Workspace};
 
     fn board<const N: usize>(rows: [&str; N]) -> Result<TicTacToe, PositionError> {
-        parse(&PositionSpec {
+        TicTacToe::parse(&PositionSpec {
             board: Some(rows.iter().map(|r| r.to_string()).collect()),
             ..Default::default()
         })
@@ -410,7 +435,7 @@ mod tests {
     #[test]
     fn x_finds_the_win_in_one() {
         // X a1, O b2, X b1, O c3: X completes the top row at c1.
-        let pos = parse(&PositionSpec {
+        let pos = TicTacToe::parse(&PositionSpec {
             moves: Some(["a1", "b2", "b1", "c3"].map(String::from).to_vec()),
             ..Default::default()
         })
@@ -444,7 +469,7 @@ mod tests {
     #[test]
     fn a_finished_game_reports_its_winner_and_line() {
         let pos = board(["XXX", "OO.", "..."]).unwrap();
-        let report = describe(&pos);
+        let report = pos.describe();
         assert_eq!(report.status, Status::Win);
         assert_eq!(report.winner, Some(Player::X));
         assert_eq!(report.winning_line, ["a1", "b1", "c1"]);
@@ -457,10 +482,10 @@ mod tests {
             moves: Some(m.iter().map(|s| s.to_string()).collect()),
             ..Default::default()
         };
-        assert!(parse(&spec(&["a1", "a1"])).is_err());
-        assert!(parse(&spec(&["d1"])).is_err());
+        assert!(TicTacToe::parse(&spec(&["a1", "a1"])).is_err());
+        assert!(TicTacToe::parse(&spec(&["d1"])).is_err());
         assert!(
-            parse(&spec(&["a1", "b1", "a2", "b2", "a3", "b3"])).is_err(),
+            TicTacToe::parse(&spec(&["a1", "b1", "a2", "b2", "a3", "b3"])).is_err(),
             "a move after X won"
         );
     }

@@ -13,12 +13,12 @@ use utoipa_axum::routes;
 
 use super::AppState;
 use super::bodies::{Moves, Proven, Side};
-use super::caps::{MAX_ANALYZE_MOVES, MAX_NODES, mistake_threshold};
+use super::caps::{MAX_ANALYZE_MOVES, MAX_NODES};
 use super::error::{ApiError, Problem, Result};
 use super::extract::Json;
 use super::plan::count_shed;
 use super::validate::{self, game_kind, in_range};
-use crate::games::lines::Line;
+use crate::games::lines::{self, Line};
 use crate::games::{GameKind, Position, PositionSpec};
 use crate::search::Limits;
 use crate::vocabulary::{Outcome, SearchReport, Status};
@@ -150,11 +150,7 @@ async fn analyze_game(
 ) -> Result<Json<AnalyzeResponse>> {
     let started = Instant::now();
     let kind = game_kind(&request.game)?;
-    let mut moves = request.moves.clone().into_list();
-    if kind == GameKind::Connect4 && moves.len() == 1 {
-        // Connect Four's compact form: one digit per move.
-        moves = moves[0].trim().chars().map(String::from).collect();
-    }
+    let moves = kind.move_list(request.moves.clone().into_list());
     if !(1..=MAX_ANALYZE_MOVES).contains(&moves.len()) {
         return Err(ApiError::invalid(
             "moves",
@@ -172,7 +168,7 @@ async fn analyze_game(
         .transpose()?;
     let threshold = match request.threshold {
         Some(t) => in_range("threshold", t, 2 * crate::search::WIN as u64)? as i32,
-        None => mistake_threshold(kind),
+        None => kind.info().mistake_threshold,
     };
     let positions = replay(kind, &request, &moves)?;
 
@@ -198,8 +194,13 @@ async fn analyze_game(
                                 ..Limits::default()
                             };
                             let best = position.search(&limits, ws);
-                            let mut line =
-                                position.lines(std::slice::from_ref(&played), &limits, ws, |_| {});
+                            let mut line = lines::search_lines(
+                                &position,
+                                std::slice::from_ref(&played),
+                                &limits,
+                                ws,
+                                |_| {},
+                            );
                             (best, line.remove(0))
                         })
                         .await

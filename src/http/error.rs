@@ -17,7 +17,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::games::PositionError;
+use crate::games::{Part, PositionError};
 use crate::pool::PoolError;
 use crate::sessions::StoreError;
 
@@ -182,9 +182,16 @@ impl ApiError {
     }
 }
 
-/// The request field a position error is about.
+/// The request field that holds the part of a position at fault: the
+/// games name parts, only http knows the JSON.
 fn position_field(e: &PositionError) -> &'static str {
-    e.field
+    match e.part {
+        Part::Board => "board",
+        Part::Moves => "moves",
+        Part::ToMove => "to_move",
+        Part::Size => "size",
+        Part::Rules => "rules",
+    }
 }
 
 /// An error and its sources, `: `-separated.

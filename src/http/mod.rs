@@ -26,8 +26,7 @@
 //!   pool, recorded and logged when it finishes.
 //! - [`validate`]: checks every route words the same way (a game's name, a
 //!   value in range, a search's depth and time budget).
-//! - [`caps`]: the server's fixed caps and each game's defaults, as
-//!   `GET /v1/limits` reports them.
+//! - [`caps`]: the server's fixed caps, as `GET /v1/limits` reports them.
 //! - [`extract`]: JSON extractors whose rejections are problem+json.
 //! - [`error`]: `ApiError`, the one error type, its problem+json rendering
 //!   and the middleware that logs it once.

@@ -11,7 +11,7 @@ use tracing::info;
 
 use super::AppState;
 use super::bodies::{Randomize, SearchRequest, SearchResponse};
-use super::caps::{MAX_MULTI_PV, MAX_NODES, default_margin};
+use super::caps::{MAX_MULTI_PV, MAX_NODES};
 use super::error::{ApiError, Result};
 use super::validate::{game_kind, in_range, search_budget};
 use crate::games::level;
@@ -69,7 +69,7 @@ impl Plan {
             .unwrap_or(1) as usize;
         let margin = match request.randomize {
             None | Some(Randomize::Flag(false)) => None,
-            Some(Randomize::Flag(true)) => Some(default_margin(kind)),
+            Some(Randomize::Flag(true)) => Some(kind.info().default_margin),
             Some(Randomize::Margin(m)) => Some(
                 i32::try_from(m)
                     .ok()
@@ -150,7 +150,7 @@ impl Plan {
         } else {
             self.position.candidate_moves(report)
         };
-        let lines = self.position.lines(&moves, &limits, ws, on_line);
+        let lines = lines::search_lines(&self.position, &moves, &limits, ws, on_line);
         if lines.is_empty() {
             // Only when no listed move could be played: search as usual.
             return Answer {

@@ -9,9 +9,7 @@ use utoipa_axum::routes;
 
 use super::AppState;
 use super::bodies::{GameStatus, PositionRequest, SearchRequest, SearchResponse, Side};
-use super::caps::{
-    MAX_ANALYZE_MOVES, MAX_BATCH_ITEMS, MAX_MULTI_PV, MAX_NODES, default_margin, mistake_threshold,
-};
+use super::caps::{MAX_ANALYZE_MOVES, MAX_BATCH_ITEMS, MAX_MULTI_PV, MAX_NODES};
 use super::error::{Problem, Result};
 use super::extract::Json;
 use super::plan::{Plan, run_plan};
@@ -76,22 +74,40 @@ pub struct GameBody {
     pub notation: String,
     /// The start position, rows top first.
     pub start: Vec<String>,
+    /// A move names a column, and the disc drops to its lowest empty cell.
+    pub gravity: bool,
+    /// Moves are column digits, and `moves` may be one string of them
+    /// (`"4453"`).
+    pub column_notation: bool,
+    /// A side with no legal move passes: `"pass"` is then its only move.
+    pub passes: bool,
+    /// A move turns the opponent's discs it brackets.
+    pub flips: bool,
+    /// Black may have forbidden points under some rules (`POST
+    /// /v1/position` lists them in `forbidden`).
+    pub forbidden_points: bool,
 }
 
-impl From<GameInfo> for GameBody {
-    fn from(g: GameInfo) -> Self {
+impl From<&GameInfo> for GameBody {
+    fn from(g: &GameInfo) -> Self {
+        let f = g.features;
         Self {
             name: g.name.to_owned(),
             title: g.title.to_owned(),
-            sizes: g.sizes,
+            sizes: g.sizes.clone(),
             default_size: g.default_size,
-            rules: g.rules.into_iter().map(str::to_owned).collect(),
+            rules: g.rules.iter().map(|r| (*r).to_owned()).collect(),
             default_rules: g.default_rules.map(str::to_owned),
             default_depth: g.default_depth,
             max_depth: g.max_depth,
             default_time_ms: g.default_time_ms,
             notation: g.notation.to_owned(),
-            start: g.start,
+            start: g.start.clone(),
+            gravity: f.gravity,
+            column_notation: f.column_notation,
+            passes: f.passes,
+            flips: f.flips,
+            forbidden_points: f.forbidden_points,
         }
     }
 }
@@ -206,7 +222,7 @@ async fn describe_position(Json(request): Json<PositionRequest>) -> Result<Json<
 )]
 async fn list_games(State(state): State<AppState>) -> Json<GamesResponse> {
     Json(GamesResponse {
-        games: GameKind::ALL.into_iter().map(|g| g.info().into()).collect(),
+        games: GameKind::ALL.iter().map(|g| g.info().into()).collect(),
         max_time_ms: state.config.max_time_ms,
     })
 }
@@ -236,7 +252,7 @@ async fn server_limits(State(state): State<AppState>) -> Json<LimitsResponse> {
         queue: config.queue,
         tt_mb: config.tt_mb,
         games: GameKind::ALL
-            .into_iter()
+            .iter()
             .map(|kind| {
                 let info = kind.info();
                 GameLimits {
@@ -244,8 +260,8 @@ async fn server_limits(State(state): State<AppState>) -> Json<LimitsResponse> {
                     max_depth: info.max_depth,
                     default_depth: info.default_depth,
                     default_time_ms: info.default_time_ms,
-                    default_margin: default_margin(kind),
-                    default_mistake_threshold: mistake_threshold(kind),
+                    default_margin: info.default_margin,
+                    default_mistake_threshold: info.mistake_threshold,
                 }
             })
             .collect(),

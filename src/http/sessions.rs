@@ -296,7 +296,7 @@ async fn play_ai_move(
     let report = run_plan(state, plan).await?.report;
     position
         .play(&report.best_move.notation)
-        .map_err(|e| ApiError::internal_from("the AI's move does not play", e.to_string()))?;
+        .map_err(|e| ApiError::internal_from("the AI's move does not play", e))?;
     session.moves.push(report.best_move.notation.clone());
     Ok(report)
 }

@@ -16,7 +16,7 @@ use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Serialize};
 
-use crate::games::Player;
+use crate::vocabulary::Player;
 
 pub use memory::MemoryStore;
 pub use redis::RedisStore;

@@ -14,8 +14,11 @@ pub mod table;
 
 use self::board::{Board, CELLS, HEIGHT, WIDTH, cell_of, column_mask, fours, has_four};
 use super::notation::cell_name;
-use super::{GameInfo, Player, PositionError, PositionReport, PositionSpec, Status};
-use crate::search::{Outcome, Proof, WIN};
+use super::{
+    Features, Game, GameInfo, MoveError, Part, Player, PositionError, PositionReport, PositionSpec,
+    SearchReport, Status,
+};
+use crate::search::{Limits, Outcome, Proof, WIN, Workspace};
 
 /// The time budget when a request names none. Measured with the bench
 /// (CPU time per exact solve on this 2-core machine): every L3 and L2
@@ -27,60 +30,10 @@ use crate::search::{Outcome, Proof, WIN};
 /// L1_R3 positions need more, and answer unproven.
 pub const DEFAULT_TIME_MS: u64 = 4_000;
 
-pub fn info() -> GameInfo {
-    GameInfo {
-        name: "connect4",
-        title: "Connect Four",
-        sizes: vec![WIDTH as u32],
-        default_size: WIDTH as u32,
-        rules: vec![],
-        default_rules: None,
-        default_depth: CELLS as u32,
-        max_depth: CELLS as u32,
-        default_time_ms: DEFAULT_TIME_MS,
-        notation: "column digit 1-7 from the left; a disc drops to the lowest empty cell",
-        start: Board::new().rows(),
-    }
-}
-
-/// Reads a client's position: `board` (6 rows of 7, top first) or `moves`
-/// (column digits, as a list `["4","4","5"]` or one compact string
-/// `"445"`).
-pub fn parse(spec: &PositionSpec) -> Result<Board, PositionError> {
-    if let Some(size) = spec.size.filter(|&s| s != WIDTH as u32) {
-        return Err(PositionError::new(
-            "size",
-            format!("Connect Four is 7 columns × 6 rows; size must be 7, not {size}"),
-        ));
-    }
-    if let Some(rules) = &spec.rules {
-        return Err(PositionError::new(
-            "rules",
-            format!("Connect Four has no rule variants (got {rules:?})"),
-        ));
-    }
-    let board = match (&spec.board, &spec.moves) {
-        (Some(rows), None) => from_rows(rows)?,
-        (None, Some(moves)) => from_moves(moves)?,
-        _ => return Err(super::board_xor_moves()),
-    };
-    if let Some(given) = spec.to_move.filter(|&p| p != board.side_to_move()) {
-        return Err(PositionError::new(
-            "to_move",
-            format!(
-                "to_move is {} but the disc counts say {} is to move",
-                given.symbol(),
-                board.side_to_move().symbol()
-            ),
-        ));
-    }
-    Ok(board)
-}
-
 /// The columns named by `moves`: one element of several digits is the
 /// compact form; otherwise each element is one column digit.
 fn columns(moves: &[String]) -> Result<Vec<usize>, PositionError> {
-    let err = |d: String| PositionError::new("moves", d);
+    let err = |d: String| PositionError::new(Part::Moves, d);
     let digit = |i: usize, ch: char| match ch {
         '1'..='7' => Ok(ch as usize - '1' as usize),
         _ => Err(err(format!(
@@ -114,20 +67,22 @@ fn columns(moves: &[String]) -> Result<Vec<usize>, PositionError> {
 
 /// Plays one move written as a column digit (`"4"`), refusing a full
 /// column or a finished game with the reason.
-pub fn play_notation(board: &mut Board, text: &str) -> Result<(), String> {
+pub fn play_notation(board: &mut Board, text: &str) -> Result<(), MoveError> {
     let col = match text.trim().as_bytes() {
         [digit @ b'1'..=b'7'] => usize::from(digit - b'1'),
         _ => {
-            return Err(format!(
+            return Err(MoveError::Unreadable(format!(
                 "{text:?} is not a column; moves are column digits 1-7"
-            ));
+            )));
         }
     };
     if board.last_mover_won() || board.is_full() {
-        return Err(format!("{text}: the game is already over"));
+        return Err(MoveError::GameOver(format!(
+            "{text}: the game is already over"
+        )));
     }
     if !board.can_play(col) {
-        return Err(format!("{text}: the column is full"));
+        return Err(MoveError::Illegal(format!("{text}: the column is full")));
     }
     board.play_col(col);
     Ok(())
@@ -137,7 +92,7 @@ fn from_moves(moves: &[String]) -> Result<Board, PositionError> {
     let mut board = Board::new();
     for (i, col) in columns(moves)?.into_iter().enumerate() {
         let err =
-            |d: &str| PositionError::new("moves", format!("move {} ({}): {d}", i + 1, col + 1));
+            |d: &str| PositionError::new(Part::Moves, format!("move {} ({}): {d}", i + 1, col + 1));
         if board.last_mover_won() {
             return Err(err("the game is already over"));
         }
@@ -150,7 +105,7 @@ fn from_moves(moves: &[String]) -> Result<Board, PositionError> {
 }
 
 fn from_rows(rows: &[String]) -> Result<Board, PositionError> {
-    let err = |d: String| PositionError::new("board", d);
+    let err = |d: String| PositionError::new(Part::Board, d);
     if rows.len() != HEIGHT {
         return Err(err(format!(
             "Connect Four needs {HEIGHT} rows (top first), got {}",
@@ -237,46 +192,6 @@ fn winner(board: &Board) -> Option<Player> {
     board.last_mover_won().then(|| board.side_to_move().other())
 }
 
-pub fn describe(board: &Board) -> PositionReport {
-    let winner = winner(board);
-    let status = match winner {
-        Some(_) => Status::Win,
-        None if board.is_full() => Status::Draw,
-        None => Status::Ongoing,
-    };
-    let winning_line = winner
-        .and_then(|w| fours(board.discs(w)).into_iter().next())
-        .map(|line| {
-            let mut cells = Vec::new();
-            let mut rest = line;
-            while rest != 0 {
-                let bit = rest & rest.wrapping_neg();
-                rest ^= bit;
-                let (col, row) = cell_of(bit);
-                cells.push(cell_name(HEIGHT - 1 - row, col));
-            }
-            cells
-        })
-        .unwrap_or_default();
-    let legal_moves = if status == Status::Ongoing {
-        (0..WIDTH)
-            .filter(|&c| board.can_play(c))
-            .map(|c| (c + 1).to_string())
-            .collect()
-    } else {
-        Vec::new()
-    };
-    PositionReport {
-        to_move: board.side_to_move(),
-        status,
-        winner,
-        winning_line,
-        legal_moves,
-        forbidden: Vec::new(),
-        board: board.rows(),
-    }
-}
-
 /// Plies to the end of the game under perfect play, given the solver's
 /// score `score` for `board`: a win with the mover's `k`-th disc overall
 /// (`k = 22 - score`) takes `2 (k - discs it has now) - 1` plies; a loss to
@@ -308,6 +223,127 @@ pub fn generic_score(proof: Proof) -> i32 {
         Outcome::Win => WIN - proof.plies as i32,
         Outcome::Loss => -(WIN - proof.plies as i32),
         Outcome::Draw => 0,
+    }
+}
+
+impl Game for Board {
+    fn info() -> GameInfo {
+        GameInfo {
+            name: "connect4",
+            title: "Connect Four",
+            sizes: vec![WIDTH as u32],
+            default_size: WIDTH as u32,
+            rules: vec![],
+            default_rules: None,
+            default_depth: CELLS as u32,
+            max_depth: CELLS as u32,
+            default_time_ms: DEFAULT_TIME_MS,
+            notation: "column digit 1-7 from the left; a disc drops to the lowest empty cell",
+            start: Board::new().rows(),
+            level_depths: [1, 2, 3, 4, 6, 8, 10, 12, 14],
+            default_margin: 2,
+            mistake_threshold: 4,
+            features: Features {
+                gravity: true,
+                column_notation: true,
+                ..Features::default()
+            },
+        }
+    }
+
+    /// Reads a client's position: `board` (6 rows of 7, top first) or `moves`
+    /// (column digits, as a list `["4","4","5"]` or one compact string
+    /// `"445"`).
+    fn parse(spec: &PositionSpec) -> Result<Self, PositionError> {
+        if let Some(size) = spec.size.filter(|&s| s != WIDTH as u32) {
+            return Err(PositionError::new(
+                Part::Size,
+                format!("Connect Four is 7 columns × 6 rows; size must be 7, not {size}"),
+            ));
+        }
+        if let Some(rules) = &spec.rules {
+            return Err(PositionError::new(
+                Part::Rules,
+                format!("Connect Four has no rule variants (got {rules:?})"),
+            ));
+        }
+        let board = match (&spec.board, &spec.moves) {
+            (Some(rows), None) => from_rows(rows)?,
+            (None, Some(moves)) => from_moves(moves)?,
+            _ => return Err(super::spec::board_xor_moves()),
+        };
+        if let Some(given) = spec.to_move.filter(|&p| p != board.side_to_move()) {
+            return Err(PositionError::new(
+                Part::ToMove,
+                format!(
+                    "to_move is {} but the disc counts say {} is to move",
+                    given.symbol(),
+                    board.side_to_move().symbol()
+                ),
+            ));
+        }
+        Ok(board)
+    }
+
+    /// One string of digits is a list of columns.
+    fn move_list(moves: Vec<String>) -> Vec<String> {
+        match moves.as_slice() {
+            [compact] => compact.trim().chars().map(String::from).collect(),
+            _ => moves,
+        }
+    }
+
+    fn describe(&self) -> PositionReport {
+        let board = self;
+        let winner = winner(board);
+        let status = match winner {
+            Some(_) => Status::Win,
+            None if board.is_full() => Status::Draw,
+            None => Status::Ongoing,
+        };
+        let winning_line = winner
+            .and_then(|w| fours(board.discs(w)).into_iter().next())
+            .map(|line| {
+                let mut cells = Vec::new();
+                let mut rest = line;
+                while rest != 0 {
+                    let bit = rest & rest.wrapping_neg();
+                    rest ^= bit;
+                    let (col, row) = cell_of(bit);
+                    cells.push(cell_name(HEIGHT - 1 - row, col));
+                }
+                cells
+            })
+            .unwrap_or_default();
+        let legal_moves = if status == Status::Ongoing {
+            (0..WIDTH)
+                .filter(|&c| board.can_play(c))
+                .map(|c| (c + 1).to_string())
+                .collect()
+        } else {
+            Vec::new()
+        };
+        PositionReport {
+            to_move: board.side_to_move(),
+            status,
+            winner,
+            winning_line,
+            legal_moves,
+            forbidden: Vec::new(),
+            board: board.rows(),
+        }
+    }
+
+    fn to_move(&self) -> Player {
+        self.side_to_move()
+    }
+
+    fn play_notation(&mut self, notation: &str) -> Result<(), MoveError> {
+        play_notation(self, notation)
+    }
+
+    fn search(&self, limits: &Limits, ws: &mut Workspace) -> SearchReport {
+        search::search(self, limits, ws)
     }
 }
 

@@ -12,7 +12,10 @@ pub mod seeds;
 pub mod threat;
 
 use super::notation::{cell_name, parse_cell};
-use super::{GameInfo, Player, PositionError, PositionReport, PositionSpec, SearchReport, Status};
+use super::{
+    Features, Game, GameInfo, MoveError, Part, Player, PositionError, PositionReport, PositionSpec,
+    SearchReport, Status,
+};
 use crate::search::{Limits, Workspace};
 
 pub use board::{Board, Cell};
@@ -99,26 +102,26 @@ impl Gomoku {
 
     /// Plays a move written in notation, refusing occupied, forbidden and
     /// post-game moves.
-    pub fn play_notation(&mut self, text: &str) -> Result<(), String> {
+    pub fn play_notation(&mut self, text: &str) -> Result<(), MoveError> {
         if self.winner().is_some() {
-            return Err("the game is already won".to_owned());
+            return Err(MoveError::GameOver("the game is already won".to_owned()));
         }
         let n = self.size();
         let cell = self.parse_cell(text).ok_or_else(|| {
-            format!(
+            MoveError::Unreadable(format!(
                 "{text:?} is not a cell of a {n}×{n} board (a1..{})",
                 cell_name(n - 1, n - 1)
-            )
+            ))
         })?;
         if !self.board.is_empty(cell) {
-            return Err(format!("{text} is already taken"));
+            return Err(MoveError::Illegal(format!("{text} is already taken")));
         }
         if self.side_to_move() == Player::X {
             if let Some(f) = self.board.forbidden(cell) {
-                return Err(format!(
+                return Err(MoveError::Illegal(format!(
                     "{text} is forbidden for black under renju rules ({})",
                     f.name()
-                ));
+                )));
             }
         }
         self.board.play(cell);
@@ -152,95 +155,8 @@ impl Gomoku {
     }
 }
 
-/// What `/v1/games` says about gomoku.
-pub fn info() -> GameInfo {
-    GameInfo {
-        name: "gomoku",
-        title: "Gomoku",
-        sizes: SIZES.iter().map(|&s| s as u32).collect(),
-        default_size: DEFAULT_SIZE as u32,
-        rules: Rules::ALL.iter().map(|r| r.name()).collect(),
-        default_rules: Some(Rules::Freestyle.name()),
-        default_depth: MAX_DEPTH,
-        max_depth: MAX_DEPTH,
-        default_time_ms: DEFAULT_TIME_MS,
-        notation: "cell: column letter (a-o on 15×15, a-t on 20×20), then row from the top, 1-based (a1 top-left, h8 the centre of 15×15)",
-        start: Gomoku::new(DEFAULT_SIZE, Rules::Freestyle).board.rows(),
-    }
-}
-
-/// Reads and validates a client's position.
-pub fn parse(spec: &PositionSpec) -> Result<Gomoku, PositionError> {
-    let rules = match &spec.rules {
-        None => Rules::Freestyle,
-        Some(name) => Rules::from_name(name).ok_or_else(|| {
-            PositionError::new(
-                "rules",
-                format!("unknown gomoku rules {name:?}; use freestyle, standard or renju"),
-            )
-        })?,
-    };
-    let size_ok = |s: usize| SIZES.contains(&s);
-    if let Some(size) = spec.size.filter(|&s| !size_ok(s as usize)) {
-        return Err(PositionError::new(
-            "size",
-            format!("gomoku boards are 15, 19 or 20 cells wide, not {size}"),
-        ));
-    }
-    let size = match (&spec.board, spec.size) {
-        (Some(rows), given) => {
-            let n = rows.len();
-            if !size_ok(n) {
-                return Err(PositionError::new(
-                    "board",
-                    format!("a gomoku board has 15, 19 or 20 rows, got {n}"),
-                ));
-            }
-            if let Some(given) = given.filter(|&g| g as usize != n) {
-                return Err(PositionError::new(
-                    "size",
-                    format!("size is {given} but the board has {n} rows"),
-                ));
-            }
-            n
-        }
-        (None, given) => given.map_or(DEFAULT_SIZE, |g| g as usize),
-    };
-    if rules == Rules::Renju && size != 15 {
-        return Err(PositionError::new(
-            "rules",
-            format!("renju is played on 15×15 only, not {size}×{size}"),
-        ));
-    }
-    let pos = match (&spec.board, &spec.moves) {
-        (Some(rows), None) => from_rows(rows, size, rules)?,
-        (None, Some(moves)) => {
-            let mut pos = Gomoku::new(size, rules);
-            super::play_moves(&mut pos, moves, |pos, mv| {
-                if pos.board.is_full() {
-                    return Err("the board is full".to_owned());
-                }
-                pos.play_notation(mv)
-            })?;
-            pos
-        }
-        _ => return Err(super::board_xor_moves()),
-    };
-    if let Some(given) = spec.to_move.filter(|&p| p != pos.side_to_move()) {
-        return Err(PositionError::new(
-            "to_move",
-            format!(
-                "to_move is {} but the stones say {} is to move (X, black, moves first)",
-                given.symbol(),
-                pos.side_to_move().symbol()
-            ),
-        ));
-    }
-    Ok(pos)
-}
-
 fn from_rows(rows: &[String], size: usize, rules: Rules) -> Result<Gomoku, PositionError> {
-    let err = |d: String| PositionError::new("board", d);
+    let err = |d: String| PositionError::new(Part::Board, d);
     let mut pos = Gomoku::new(size, rules);
     let mut counts = [0usize; 2];
     for (r, row) in rows.iter().enumerate() {
@@ -307,36 +223,169 @@ fn from_rows(rows: &[String], size: usize, rules: Rules) -> Result<Gomoku, Posit
     Ok(pos)
 }
 
-/// What `/v1/position` reports.
-pub fn describe(pos: &Gomoku) -> PositionReport {
-    let mut pos = pos.clone();
-    let winner = pos.winner();
-    let status = match (&winner, pos.board.is_full()) {
-        (Some(_), _) => Status::Win,
-        (None, true) => Status::Draw,
-        _ => Status::Ongoing,
-    };
-    let (legal, forbidden) = if status == Status::Ongoing {
-        let legal = pos.legal_moves();
-        let forbidden = pos.forbidden_points();
-        (legal, forbidden)
-    } else {
-        (Vec::new(), Vec::new())
-    };
-    PositionReport {
-        to_move: pos.side_to_move(),
-        status,
-        winner: winner.as_ref().map(|w| w.0),
-        winning_line: winner
-            .map(|(_, line)| line.iter().map(|&c| pos.notation(c)).collect())
-            .unwrap_or_default(),
-        legal_moves: legal.iter().map(|&c| pos.notation(c)).collect(),
-        forbidden: forbidden.iter().map(|&(c, _)| pos.notation(c)).collect(),
-        board: pos.board.rows(),
+impl Game for Gomoku {
+    fn info() -> GameInfo {
+        GameInfo {
+            name: "gomoku",
+            title: "Gomoku",
+            sizes: SIZES.iter().map(|&s| s as u32).collect(),
+            default_size: DEFAULT_SIZE as u32,
+            rules: Rules::ALL.iter().map(|r| r.name()).collect(),
+            default_rules: Some(Rules::Freestyle.name()),
+            default_depth: MAX_DEPTH,
+            max_depth: MAX_DEPTH,
+            default_time_ms: DEFAULT_TIME_MS,
+            notation: "cell: column letter (a-o on 15×15, a-t on 20×20), then row from the top, 1-based (a1 top-left, h8 the centre of 15×15)",
+            start: Gomoku::new(DEFAULT_SIZE, Rules::Freestyle).board.rows(),
+            level_depths: [1, 2, 3, 4, 5, 6, 7, 8, 9],
+            default_margin: 30,
+            mistake_threshold: 300,
+            features: Features {
+                forbidden_points: true,
+                ..Features::default()
+            },
+        }
     }
-}
 
-/// Searches the position with the gomoku engine.
-pub fn search(pos: &Gomoku, limits: &Limits, ws: &mut Workspace) -> SearchReport {
-    engine::search(pos, limits, ws)
+    /// Reads and validates a client's position.
+    fn parse(spec: &PositionSpec) -> Result<Self, PositionError> {
+        let rules = match &spec.rules {
+            None => Rules::Freestyle,
+            Some(name) => Rules::from_name(name).ok_or_else(|| {
+                PositionError::new(
+                    Part::Rules,
+                    format!("unknown gomoku rules {name:?}; use freestyle, standard or renju"),
+                )
+            })?,
+        };
+        let size_ok = |s: usize| SIZES.contains(&s);
+        if let Some(size) = spec.size.filter(|&s| !size_ok(s as usize)) {
+            return Err(PositionError::new(
+                Part::Size,
+                format!("gomoku boards are 15, 19 or 20 cells wide, not {size}"),
+            ));
+        }
+        let size = match (&spec.board, spec.size) {
+            (Some(rows), given) => {
+                let n = rows.len();
+                if !size_ok(n) {
+                    return Err(PositionError::new(
+                        Part::Board,
+                        format!("a gomoku board has 15, 19 or 20 rows, got {n}"),
+                    ));
+                }
+                if let Some(given) = given.filter(|&g| g as usize != n) {
+                    return Err(PositionError::new(
+                        Part::Size,
+                        format!("size is {given} but the board has {n} rows"),
+                    ));
+                }
+                n
+            }
+            (None, given) => given.map_or(DEFAULT_SIZE, |g| g as usize),
+        };
+        if rules == Rules::Renju && size != 15 {
+            return Err(PositionError::new(
+                Part::Rules,
+                format!("renju is played on 15×15 only, not {size}×{size}"),
+            ));
+        }
+        let pos = match (&spec.board, &spec.moves) {
+            (Some(rows), None) => from_rows(rows, size, rules)?,
+            (None, Some(moves)) => {
+                let mut pos = Gomoku::new(size, rules);
+                super::spec::play_moves(&mut pos, moves, |pos, mv| {
+                    if pos.board.is_full() {
+                        return Err(MoveError::GameOver("the board is full".to_owned()));
+                    }
+                    pos.play_notation(mv)
+                })?;
+                pos
+            }
+            _ => return Err(super::spec::board_xor_moves()),
+        };
+        if let Some(given) = spec.to_move.filter(|&p| p != pos.side_to_move()) {
+            return Err(PositionError::new(
+                Part::ToMove,
+                format!(
+                    "to_move is {} but the stones say {} is to move (X, black, moves first)",
+                    given.symbol(),
+                    pos.side_to_move().symbol()
+                ),
+            ));
+        }
+        Ok(pos)
+    }
+
+    fn describe(&self) -> PositionReport {
+        let pos = self;
+        let mut pos = pos.clone();
+        let winner = pos.winner();
+        let status = match (&winner, pos.board.is_full()) {
+            (Some(_), _) => Status::Win,
+            (None, true) => Status::Draw,
+            _ => Status::Ongoing,
+        };
+        let (legal, forbidden) = if status == Status::Ongoing {
+            let legal = pos.legal_moves();
+            let forbidden = pos.forbidden_points();
+            (legal, forbidden)
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        PositionReport {
+            to_move: pos.side_to_move(),
+            status,
+            winner: winner.as_ref().map(|w| w.0),
+            winning_line: winner
+                .map(|(_, line)| line.iter().map(|&c| pos.notation(c)).collect())
+                .unwrap_or_default(),
+            legal_moves: legal.iter().map(|&c| pos.notation(c)).collect(),
+            forbidden: forbidden.iter().map(|&(c, _)| pos.notation(c)).collect(),
+            board: pos.board.rows(),
+        }
+    }
+
+    fn to_move(&self) -> Player {
+        self.side_to_move()
+    }
+
+    fn play_notation(&mut self, notation: &str) -> Result<(), MoveError> {
+        Gomoku::play_notation(self, notation)
+    }
+
+    /// Moves more than two cells away from every stone are left out: the
+    /// engine never plays them either.
+    fn candidate_moves(&self, report: PositionReport) -> Vec<String> {
+        let grid: Vec<&[u8]> = report.board.iter().map(|r| r.as_bytes()).collect();
+        let size = grid.len();
+        let stones: Vec<(usize, usize)> = (0..size)
+            .flat_map(|r| (0..size).map(move |c| (r, c)))
+            .filter(|&(r, c)| grid[r][c] != b'.')
+            .collect();
+        if stones.is_empty() {
+            return report.legal_moves;
+        }
+        let near: Vec<String> = report
+            .legal_moves
+            .iter()
+            .filter(|m| {
+                parse_cell(m, size, size).is_some_and(|(r, c)| {
+                    stones
+                        .iter()
+                        .any(|&(sr, sc)| sr.abs_diff(r) <= 2 && sc.abs_diff(c) <= 2)
+                })
+            })
+            .cloned()
+            .collect();
+        if near.is_empty() {
+            report.legal_moves
+        } else {
+            near
+        }
+    }
+
+    fn search(&self, limits: &Limits, ws: &mut Workspace) -> SearchReport {
+        engine::search(self, limits, ws)
+    }
 }

@@ -20,7 +20,11 @@ pub mod solver;
 pub mod zobrist;
 
 use super::notation::{cell_name, parse_cell};
-use super::{GameInfo, MoveView, Player, PositionError, PositionReport, PositionSpec, Status};
+use super::{
+    Features, Game, GameInfo, MoveError, MoveView, Part, Player, PositionError, PositionReport,
+    PositionSpec, SearchReport, Status,
+};
+use crate::search::{Limits, Workspace};
 use bitboard::Squares;
 
 /// A move as a square index (`row * 8 + col`), or [`PASS`].
@@ -147,32 +151,33 @@ impl Othello {
     }
 
     /// Reads a move in notation (`d3`, `pass`) and plays it if legal.
-    pub fn play_notation(&mut self, text: &str) -> Result<(), String> {
+    pub fn play_notation(&mut self, text: &str) -> Result<(), MoveError> {
         if self.is_over() {
-            return Err("the game is already over".to_owned());
+            return Err(MoveError::GameOver("the game is already over".to_owned()));
         }
         if text.eq_ignore_ascii_case("pass") {
             if !self.must_pass() {
-                return Err(format!(
+                return Err(MoveError::Illegal(format!(
                     "{} has a legal move, so passing is not allowed",
                     self.to_move.symbol()
-                ));
+                )));
             }
             self.play(PASS);
             return Ok(());
         }
-        let (row, col) = parse_cell(text, 8, 8)
-            .ok_or_else(|| format!("{text:?} is not a square (a1..h8) or \"pass\""))?;
+        let (row, col) = parse_cell(text, 8, 8).ok_or_else(|| {
+            MoveError::Unreadable(format!("{text:?} is not a square (a1..h8) or \"pass\""))
+        })?;
         let sq = row * 8 + col;
         if self.legal_moves() >> sq & 1 == 0 {
-            return Err(if self.must_pass() {
+            return Err(MoveError::Illegal(if self.must_pass() {
                 format!("{text} is not legal: {} must pass", self.to_move.symbol())
             } else {
                 format!(
                     "{text} is not legal for {}: it must bracket at least one opponent disc",
                     self.to_move.symbol()
                 )
-            });
+            }));
         }
         self.play(sq as Move);
         Ok(())
@@ -180,7 +185,7 @@ impl Othello {
 
     /// Reads rows of `.`/`X`/`O` (lower case accepted), top first.
     fn from_rows(rows: &[String], to_move: Player) -> Result<Self, PositionError> {
-        let err = |d: String| PositionError::new("board", d);
+        let err = |d: String| PositionError::new(Part::Board, d);
         if rows.len() != 8 {
             return Err(err(format!("othello needs 8 rows, got {}", rows.len())));
         }
@@ -244,84 +249,106 @@ pub fn move_view(mv: Move) -> MoveView {
     }
 }
 
-pub fn info() -> GameInfo {
-    GameInfo {
-        name: "othello",
-        title: "Othello",
-        sizes: vec![8],
-        default_size: 8,
-        rules: vec![],
-        default_rules: None,
-        default_depth: search::DEFAULT_DEPTH,
-        max_depth: search::MAX_DEPTH,
-        default_time_ms: search::DEFAULT_TIME_MS,
-        notation: "square: column letter a-h, then row 1-8 from the top (a1 top-left); or \"pass\"",
-        start: Othello::default().rows(),
-    }
-}
-
-pub fn parse(spec: &PositionSpec) -> Result<Othello, PositionError> {
-    if let Some(size) = spec.size.filter(|&s| s != 8) {
-        return Err(PositionError::new(
-            "size",
-            format!("othello is 8×8, not {size}"),
-        ));
-    }
-    if let Some(rules) = &spec.rules {
-        return Err(PositionError::new(
-            "rules",
-            format!("othello has no rule variants (got {rules:?})"),
-        ));
-    }
-    match (&spec.board, &spec.moves) {
-        (Some(rows), None) => {
-            let to_move = spec.to_move.ok_or_else(|| {
-                PositionError::new(
-                    "to_move",
-                    "an othello board needs `to_move` (\"X\" or \"O\"): passes make disc counts useless for telling whose turn it is",
-                )
-            })?;
-            Othello::from_rows(rows, to_move)
+impl Game for Othello {
+    fn info() -> GameInfo {
+        GameInfo {
+            name: "othello",
+            title: "Othello",
+            sizes: vec![8],
+            default_size: 8,
+            rules: vec![],
+            default_rules: None,
+            default_depth: search::DEFAULT_DEPTH,
+            max_depth: search::MAX_DEPTH,
+            default_time_ms: search::DEFAULT_TIME_MS,
+            notation: "square: column letter a-h, then row 1-8 from the top (a1 top-left); or \"pass\"",
+            start: Othello::default().rows(),
+            level_depths: [1, 2, 3, 4, 5, 6, 7, 8, 10],
+            default_margin: 60,
+            mistake_threshold: 400,
+            features: Features {
+                passes: true,
+                flips: true,
+                ..Features::default()
+            },
         }
-        (None, Some(moves)) => {
-            let mut pos = Othello::default();
-            super::play_moves(&mut pos, moves, Othello::play_notation)?;
-            super::check_to_move_after_moves(spec.to_move, pos.to_move)?;
-            Ok(pos)
-        }
-        _ => Err(super::board_xor_moves()),
     }
-}
 
-pub fn describe(pos: &Othello) -> PositionReport {
-    let over = pos.is_over();
-    let (black, white) = (pos.discs(Player::X), pos.discs(Player::O));
-    let (status, winner) = if !over {
-        (Status::Ongoing, None)
-    } else if black > white {
-        (Status::Win, Some(Player::X))
-    } else if white > black {
-        (Status::Win, Some(Player::O))
-    } else {
-        (Status::Draw, None)
-    };
-    let legal_moves = if over {
-        Vec::new()
-    } else if pos.must_pass() {
-        vec!["pass".to_owned()]
-    } else {
-        Squares(pos.legal_moves())
-            .map(|sq| notation(sq as Move))
-            .collect()
-    };
-    PositionReport {
-        to_move: pos.to_move,
-        status,
-        winner,
-        winning_line: Vec::new(),
-        legal_moves,
-        forbidden: Vec::new(),
-        board: pos.rows(),
+    fn parse(spec: &PositionSpec) -> Result<Self, PositionError> {
+        if let Some(size) = spec.size.filter(|&s| s != 8) {
+            return Err(PositionError::new(
+                Part::Size,
+                format!("othello is 8×8, not {size}"),
+            ));
+        }
+        if let Some(rules) = &spec.rules {
+            return Err(PositionError::new(
+                Part::Rules,
+                format!("othello has no rule variants (got {rules:?})"),
+            ));
+        }
+        match (&spec.board, &spec.moves) {
+            (Some(rows), None) => {
+                let to_move = spec.to_move.ok_or_else(|| {
+                    PositionError::new(Part::ToMove,
+                        "an othello board needs `to_move` (\"X\" or \"O\"): passes make disc counts useless for telling whose turn it is",
+                    )
+                })?;
+                Othello::from_rows(rows, to_move)
+            }
+            (None, Some(moves)) => {
+                let mut pos = Othello::default();
+                super::spec::play_moves(&mut pos, moves, Othello::play_notation)?;
+                super::spec::check_to_move_after_moves(spec.to_move, pos.to_move)?;
+                Ok(pos)
+            }
+            _ => Err(super::spec::board_xor_moves()),
+        }
+    }
+
+    fn describe(&self) -> PositionReport {
+        let pos = self;
+        let over = pos.is_over();
+        let (black, white) = (pos.discs(Player::X), pos.discs(Player::O));
+        let (status, winner) = if !over {
+            (Status::Ongoing, None)
+        } else if black > white {
+            (Status::Win, Some(Player::X))
+        } else if white > black {
+            (Status::Win, Some(Player::O))
+        } else {
+            (Status::Draw, None)
+        };
+        let legal_moves = if over {
+            Vec::new()
+        } else if pos.must_pass() {
+            vec!["pass".to_owned()]
+        } else {
+            Squares(pos.legal_moves())
+                .map(|sq| notation(sq as Move))
+                .collect()
+        };
+        PositionReport {
+            to_move: pos.to_move,
+            status,
+            winner,
+            winning_line: Vec::new(),
+            legal_moves,
+            forbidden: Vec::new(),
+            board: pos.rows(),
+        }
+    }
+
+    fn to_move(&self) -> Player {
+        Othello::to_move(self)
+    }
+
+    fn play_notation(&mut self, notation: &str) -> Result<(), MoveError> {
+        Othello::play_notation(self, notation)
+    }
+
+    fn search(&self, limits: &Limits, ws: &mut Workspace) -> SearchReport {
+        search::search(self, limits, ws)
     }
 }
 
@@ -330,7 +357,7 @@ mod tests {
     use super::*;
 
     fn board(rows: &[&str], to_move: Option<Player>) -> Result<Othello, PositionError> {
-        parse(&PositionSpec {
+        Othello::parse(&PositionSpec {
             board: Some(rows.iter().map(|r| r.to_string()).collect()),
             to_move,
             ..Default::default()
@@ -338,7 +365,7 @@ mod tests {
     }
 
     fn moves(list: &[&str]) -> Result<Othello, PositionError> {
-        parse(&PositionSpec {
+        Othello::parse(&PositionSpec {
             moves: Some(list.iter().map(|m| m.to_string()).collect()),
             ..Default::default()
         })
@@ -354,7 +381,7 @@ mod tests {
         let pos = board(&START, Some(Player::X)).unwrap();
         assert_eq!(pos, Othello::default());
         assert_eq!(pos.rows(), START);
-        let report = describe(&pos);
+        let report = pos.describe();
         assert_eq!(report.legal_moves, ["d3", "c4", "f5", "e6"]);
         assert_eq!(report.status, Status::Ongoing);
     }
@@ -362,7 +389,7 @@ mod tests {
     #[test]
     fn a_board_needs_to_move() {
         let e = board(&START, None).unwrap_err();
-        assert_eq!(e.field, "to_move");
+        assert_eq!(e.part, Part::ToMove);
     }
 
     #[test]
@@ -377,7 +404,7 @@ mod tests {
         unicode[7] = "éééééééé";
         for rows in [&bad_char[..], &short, &long, &unicode, &START[..7]] {
             let e = board(rows, Some(Player::X)).unwrap_err();
-            assert_eq!(e.field, "board", "{rows:?}");
+            assert_eq!(e.part, Part::Board, "{rows:?}");
         }
         let mut nine = START.to_vec();
         nine.push("........");
@@ -385,28 +412,28 @@ mod tests {
         let mut hole = START;
         hole[3] = "....X...";
         assert!(board(&hole, Some(Player::X)).is_err(), "empty centre");
-        let sized = parse(&PositionSpec {
+        let sized = Othello::parse(&PositionSpec {
             moves: Some(vec![]),
             size: Some(10),
             ..Default::default()
         });
-        assert_eq!(sized.unwrap_err().field, "size");
+        assert_eq!(sized.unwrap_err().part, Part::Size);
     }
 
     #[test]
     fn moves_are_checked() {
         assert!(moves(&["f5", "d6", "c3"]).is_ok());
-        assert_eq!(moves(&["a1"]).unwrap_err().field, "moves");
+        assert_eq!(moves(&["a1"]).unwrap_err().part, Part::Moves);
         assert!(moves(&["f5", "f5"]).is_err(), "occupied square");
         assert!(moves(&["pass"]).is_err(), "pass while a move exists");
         assert!(moves(&["z9"]).is_err());
-        let e = parse(&PositionSpec {
+        let e = Othello::parse(&PositionSpec {
             moves: Some(vec!["f5".into()]),
             to_move: Some(Player::X),
             ..Default::default()
         })
         .unwrap_err();
-        assert_eq!(e.field, "to_move");
+        assert_eq!(e.part, Part::ToMove);
     }
 
     #[test]
@@ -419,7 +446,7 @@ mod tests {
         ];
         let pos = board(&rows, Some(Player::O)).unwrap();
         assert!(pos.must_pass());
-        assert_eq!(describe(&pos).legal_moves, ["pass"]);
+        assert_eq!(pos.describe().legal_moves, ["pass"]);
         let mut after = pos;
         after.play_notation("pass").unwrap();
         assert_eq!(after.to_move(), Player::X);
@@ -436,7 +463,7 @@ mod tests {
             "........",
         ];
         let pos = board(&rows, Some(Player::O)).unwrap();
-        let report = describe(&pos);
+        let report = pos.describe();
         assert_eq!(report.status, Status::Win);
         assert_eq!(report.winner, Some(Player::X));
         assert!(report.legal_moves.is_empty());
