@@ -66,7 +66,7 @@ use tower_http::LatencyUnit;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::timeout::TimeoutLayer;
-use tower_http::trace::{DefaultOnResponse, TraceLayer};
+use tower_http::trace::{DefaultOnFailure, DefaultOnResponse, TraceLayer};
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 
@@ -179,7 +179,11 @@ pub fn app(state: AppState) -> Router {
                     .unwrap_or("-");
                 tracing::info_span!("request", method = %request.method(), path = %request.uri().path(), request_id = %id)
             })
-            .on_response(DefaultOnResponse::new().level(tracing::Level::INFO).latency_unit(LatencyUnit::Millis)),
+            .on_response(DefaultOnResponse::new().level(tracing::Level::INFO).latency_unit(LatencyUnit::Millis))
+            // Every status is in the response line already, and an error's
+            // cause is logged once by `error::log_errors`: a second
+            // error-level line per 5xx would only repeat it.
+            .on_failure(DefaultOnFailure::new().level(tracing::Level::DEBUG)),
         )
         .layer(PropagateRequestIdLayer::x_request_id())
         .layer(map_response(error::log_errors))
@@ -208,4 +212,114 @@ pub fn app(state: AppState) -> Router {
         .layer(DefaultBodyLimit::max(config.max_body_bytes))
         .layer(middleware)
         .with_state(state)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use axum::body::Body;
+    use tower::ServiceExt;
+    use tracing_subscriber::fmt::MakeWriter;
+
+    use super::*;
+    use crate::sessions::{AiPlays, AiSettings, Session, Store, new_id, now_rfc3339};
+
+    /// Log output gathered in memory.
+    #[derive(Clone, Default)]
+    struct Captured(Arc<Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Captured {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl<'a> MakeWriter<'a> for Captured {
+        type Writer = Captured;
+        fn make_writer(&'a self) -> Captured {
+            self.clone()
+        }
+    }
+
+    async fn send(app: &Router, request: Request<Body>) -> (StatusCode, String) {
+        let response = app.clone().oneshot(request).await.unwrap();
+        let status = response.status();
+        let body = axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .unwrap();
+        (status, String::from_utf8(body.to_vec()).unwrap())
+    }
+
+    #[test]
+    fn an_internal_error_is_logged_once_with_its_cause_and_never_sent() {
+        let log = Captured::default();
+        let subscriber = tracing_subscriber::fmt()
+            .with_writer(log.clone())
+            .with_ansi(false)
+            .with_max_level(tracing::Level::INFO)
+            .finish();
+        let _default = tracing::subscriber::set_default(subscriber);
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let state = AppState::new(Config::defaults());
+            // A stored session whose moves no longer replay: only the
+            // server can be at fault.
+            let session = Session {
+                id: new_id(),
+                game: "tictactoe".to_owned(),
+                size: None,
+                rules: None,
+                start_board: Some(vec!["...".to_owned(); 3]),
+                start_to_move: None,
+                moves: vec!["z9".to_owned()],
+                ai: AiSettings {
+                    plays: AiPlays::O,
+                    depth: 1,
+                    time_ms: 100,
+                    level: None,
+                },
+                version: 1,
+                created_at: now_rfc3339(),
+                updated_at: now_rfc3339(),
+            };
+            state.sessions.create(&session).await.unwrap();
+            let app = app(state);
+            let request = Request::get(format!("/v1/sessions/{}", session.id))
+                .body(Body::empty())
+                .unwrap();
+            let (status, body) = send(&app, request).await;
+            assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);
+            assert!(!body.contains("replay") && !body.contains("z9"), "{body}");
+
+            let request = Request::post("/v1/search")
+                .header("content-type", "application/json")
+                .body(Body::from(r#"{"game": "tictactoe", "depth": 0}"#))
+                .unwrap();
+            assert_eq!(
+                send(&app, request).await.0,
+                StatusCode::UNPROCESSABLE_ENTITY
+            );
+        });
+        let log = String::from_utf8(log.0.lock().unwrap().clone()).unwrap();
+        assert_eq!(log.matches("internal error").count(), 1, "{log}");
+        assert_eq!(log.matches("ERROR").count(), 1, "{log}");
+        assert!(
+            log.contains("status=500") && log.contains("status=422"),
+            "{log}"
+        );
+        let line = log.lines().find(|l| l.contains("internal error")).unwrap();
+        assert!(
+            line.contains("does not replay") && line.contains("z9"),
+            "{line}"
+        );
+        assert!(line.contains("request_id="), "{line}");
+    }
 }
