@@ -71,7 +71,7 @@ pub enum ApiError {
     Internal {
         context: String,
         #[source]
-        source: Option<BoxError>,
+        source: BoxError,
     },
 }
 
@@ -84,19 +84,11 @@ impl ApiError {
         }
     }
 
-    /// A failure that is the server's fault, with nothing underneath.
-    pub fn internal(context: impl Into<String>) -> Self {
-        Self::Internal {
-            context: context.into(),
-            source: None,
-        }
-    }
-
     /// A failure that is the server's fault, caused by `source`.
-    pub fn internal_from(context: impl Into<String>, source: impl Into<BoxError>) -> Self {
+    pub fn internal(context: impl Into<String>, source: impl Into<BoxError>) -> Self {
         Self::Internal {
             context: context.into(),
-            source: Some(source.into()),
+            source: source.into(),
         }
     }
 
@@ -309,7 +301,7 @@ mod tests {
 
     #[test]
     fn internal_causes_stay_out_of_the_problem() {
-        let e = ApiError::internal_from("session abc does not replay", "secret cause");
+        let e = ApiError::internal("session abc does not replay", "secret cause");
         let problem = e.problem();
         assert_eq!(problem.status, 500);
         assert_eq!(problem.detail, INTERNAL_DETAIL);

@@ -8,33 +8,33 @@
 //! never from one route module to another.
 //!
 //! Route modules, each owning its `router()` and the bodies only it uses:
-//! - [`positions`]: `POST /v1/search`, `POST /v1/position`, `GET /v1/games`,
+//! - `positions`: `POST /v1/search`, `POST /v1/position`, `GET /v1/games`,
 //!   `GET /v1/limits`.
-//! - [`stream`]: `POST /v1/search/stream`, a search as Server-Sent Events.
-//! - [`batch`]: `POST /v1/search/batch`, many searches in one request.
-//! - [`analyze`]: `POST /v1/analyze`, a whole game reviewed move by move.
-//! - [`sessions`]: `/v1/sessions/...`, whole games kept on the server.
-//! - [`health`]: `GET /healthz`, `GET /readyz`, `GET /openapi.yaml`.
-//! - [`metrics`]: `GET /metrics`, and the recorder and request counter
+//! - `stream`: `POST /v1/search/stream`, a search as Server-Sent Events.
+//! - `batch`: `POST /v1/search/batch`, many searches in one request.
+//! - `analyze`: `POST /v1/analyze`, a whole game reviewed move by move.
+//! - `sessions`: `/v1/sessions/...`, whole games kept on the server.
+//! - `health`: `GET /healthz`, `GET /readyz`, `GET /openapi.yaml`.
+//! - `metrics`: `GET /metrics`, and the recorder and request counter
 //!   behind it.
-//! - [`page`]: `GET /`, the play page (outside the OpenAPI document).
+//! - `page`: `GET /`, the play page (outside the OpenAPI document).
 //!
 //! Shared modules, which import no route module:
-//! - [`bodies`]: body parts several routes use (`Side`, `Moves`, a position
+//! - `bodies`: body parts several routes use (`Side`, `Moves`, a position
 //!   request, `SearchRequest`, `SearchResponse`, `Proven`).
-//! - [`plan`]: the search plan: a search request checked once, run on the
+//! - `plan`: the search plan: a search request checked once, run on the
 //!   pool, recorded and logged when it finishes.
-//! - [`validate`]: checks every route words the same way (a game's name, a
+//! - `validate`: checks every route words the same way (a game's name, a
 //!   value in range, a search's depth and time budget).
-//! - [`caps`]: the server's fixed caps, as `GET /v1/limits` reports them.
-//! - [`extract`]: JSON extractors whose rejections are problem+json.
-//! - [`error`]: `ApiError`, the one error type, its problem+json rendering
+//! - `caps`: the server's fixed caps, as `GET /v1/limits` reports them.
+//! - `extract`: JSON extractors whose rejections are problem+json.
+//! - `error`: `ApiError`, the one error type, its problem+json rendering
 //!   and the middleware that logs it once.
-//! - [`middleware`]: the API key check, CORS, fallbacks and problem+json for
+//! - `middleware`: the API key check, CORS, fallbacks and problem+json for
 //!   bare error statuses.
 //!
 //! This file holds what ties them together: the state every handler
-//! shares, the OpenAPI document and [`app`].
+//! shares, the OpenAPI document and `app`.
 
 mod analyze;
 mod batch;
@@ -193,7 +193,7 @@ pub fn app(state: AppState) -> Router {
                 .map(|s| (*s).to_owned())
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "no message".to_owned());
-            ApiError::internal_from("a handler panicked", message).into_response()
+            ApiError::internal("a handler panicked", message).into_response()
         }))
         .layer(map_response(middleware::problem_for_bare_errors))
         .layer(middleware::cors(&config.cors_origins))

@@ -211,7 +211,7 @@ pub struct SessionResponse {
 /// Rebuilds a stored session's position by replaying its moves.
 fn rebuild(session: &Session) -> Result<(GameKind, Position)> {
     let corrupt =
-        |e: BoxError| ApiError::internal_from(format!("session {} does not replay", session.id), e);
+        |e: BoxError| ApiError::internal(format!("session {} does not replay", session.id), e);
     let kind = game_kind(&session.game)?;
     let spec = PositionSpec {
         board: session.start_board.clone(),
@@ -296,7 +296,7 @@ async fn play_ai_move(
     let report = run_plan(state, plan).await?.report;
     position
         .play(&report.best_move.notation)
-        .map_err(|e| ApiError::internal_from("the AI's move does not play", e))?;
+        .map_err(|e| ApiError::internal("the AI's move does not play", e))?;
     session.moves.push(report.best_move.notation.clone());
     Ok(report)
 }
