@@ -536,6 +536,15 @@ async fn new_fields_are_checked() {
 }
 
 #[tokio::test]
+async fn limits_report_the_table_budget() {
+    let mut config = gameai::Config::defaults();
+    config.tt_mb = 4;
+    let app = gameai::app(gameai::AppState::new(config));
+    let body = get(&app, "/v1/limits").await.body;
+    assert_eq!(body["tt_mb"], 4, "{body}");
+}
+
+#[tokio::test]
 async fn limits_list_the_caps() {
     let app = test_app();
     let limits = get(&app, "/v1/limits").await;

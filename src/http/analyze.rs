@@ -11,17 +11,18 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::controls::MAX_NODES;
+use super::AppState;
+use super::bodies::{Moves, Proven, Side};
+use super::caps::{MAX_ANALYZE_MOVES, MAX_NODES};
 use super::error::{ApiError, Problem, Result};
-use super::positions::{count_shed, game_kind, in_range};
-use super::types::{Moves, Proven, Side};
-use super::{AppState, Json};
+use super::extract::Json;
+use super::plan::count_shed;
+use super::validate::{self, game_kind, in_range};
 use crate::games::lines::{self, Line};
-use crate::games::{GameKind, Position, PositionSpec, SearchReport, Status};
-use crate::search::{Limits, Outcome};
+use crate::games::{GameKind, Position, PositionSpec};
+use crate::search::Limits;
+use crate::vocabulary::{Outcome, SearchReport, Status};
 
-/// The most moves one analysis reviews (a full 20×20 gomoku board).
-pub const MAX_ANALYZE_MOVES: usize = 400;
 /// Each position's time budget when the request names none.
 const DEFAULT_TIME_MS: u64 = 200;
 
@@ -159,15 +160,8 @@ async fn analyze_game(
             ),
         ));
     }
-    let info = kind.info();
-    let depth = match request.depth {
-        Some(d) => in_range("depth", d, u64::from(info.max_depth))? as u32,
-        None => info.default_depth,
-    };
-    let requested_ms = match request.time_ms {
-        Some(t) => in_range("time_ms", t, state.config.max_time_ms)?,
-        None => DEFAULT_TIME_MS,
-    };
+    let depth = validate::depth(kind, request.depth)?;
+    let requested_ms = validate::time_ms(&state, request.time_ms, DEFAULT_TIME_MS)?;
     let nodes = request
         .nodes
         .map(|n| in_range("nodes", n, MAX_NODES))

@@ -4,6 +4,7 @@
 
 use std::time::{Duration, Instant};
 
+use axum::Extension;
 use axum::extract::State;
 use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
@@ -11,14 +12,13 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::controls::Plan;
-use super::error::{ApiError, Problem, Result};
-use super::positions::{in_range, run_plan};
-use super::types::{SearchRequest, SearchResponse};
-use super::{AppState, Json, from_object};
-
-/// The most items in one batch.
-pub const MAX_BATCH_ITEMS: usize = 64;
+use super::AppState;
+use super::bodies::{SearchRequest, SearchResponse};
+use super::caps::MAX_BATCH_ITEMS;
+use super::error::{ApiError, Problem, Reported, Result};
+use super::extract::{Json, from_object};
+use super::plan::{Plan, run_plan};
+use super::validate::in_range;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(search_batch))
@@ -78,7 +78,7 @@ pub struct BatchResponse {
 async fn search_batch(
     State(state): State<AppState>,
     Json(request): Json<BatchRequest>,
-) -> Result<Json<BatchResponse>> {
+) -> Result<(Extension<Reported>, Json<BatchResponse>)> {
     let n = request.items.len();
     if !(1..=MAX_BATCH_ITEMS).contains(&n) {
         return Err(ApiError::invalid(
@@ -101,31 +101,40 @@ async fn search_batch(
         .collect::<Result<Vec<_>>>()?;
     let deadline = Instant::now() + Duration::from_millis(budget);
     // As many at once as there are workers: the batch never sheds itself.
-    let results = futures_util::stream::iter(items)
+    let outcomes: Vec<Result<SearchResponse>> = futures_util::stream::iter(items)
         .map(|item| {
             let state = state.clone();
-            async move {
-                match run_item(&state, item, deadline).await {
-                    Ok(result) => BatchItem {
-                        status: 200,
-                        result: Some(result),
-                        problem: None,
-                    },
-                    Err(e) => {
-                        let problem = e.into_problem();
-                        BatchItem {
-                            status: problem.status,
-                            result: None,
-                            problem: Some(problem),
-                        }
-                    }
-                }
-            }
+            async move { run_item(&state, item, deadline).await }
         })
         .buffered(state.pool.workers())
         .collect()
         .await;
-    Ok(Json(BatchResponse { results }))
+    let mut errors = Vec::new();
+    let results = outcomes
+        .into_iter()
+        .map(|outcome| match outcome {
+            Ok(result) => BatchItem {
+                status: 200,
+                result: Some(result),
+                problem: None,
+            },
+            Err(e) => {
+                let problem = e.problem();
+                errors.push(e);
+                BatchItem {
+                    status: problem.status,
+                    result: None,
+                    problem: Some(problem),
+                }
+            }
+        })
+        .collect();
+    // The answer is a 200, but each failed item's error still reaches the
+    // log once, through the same middleware as an error response's.
+    Ok((
+        Extension(Reported::new(errors)),
+        Json(BatchResponse { results }),
+    ))
 }
 
 async fn run_item(

@@ -1,6 +1,15 @@
 //! One error type at the HTTP boundary, rendered as `application/problem+json`
 //! (RFC 9457). Axum's own rejections are converted into it, so every 4xx and
 //! 5xx a client sees has the same shape.
+//!
+//! An error keeps what caused it (the pool's, the store's or the position's
+//! error) and is logged once, by [`log_errors`] in the middleware stack: the
+//! response it renders carries it in an extension (axum's error-handling
+//! pattern), so conversions stay free of side effects and an internal
+//! error's cause reaches the log but never the client.
+
+use std::error::Error as StdError;
+use std::sync::Arc;
 
 use axum::extract::rejection::JsonRejection;
 use axum::http::{HeaderValue, StatusCode, header};
@@ -14,8 +23,14 @@ use crate::sessions::StoreError;
 
 pub type Result<T, E = ApiError> = std::result::Result<T, E>;
 
+/// Any error, as the cause of an internal one.
+pub type BoxError = Box<dyn StdError + Send + Sync>;
+
 /// Seconds a client should wait before retrying an overloaded service.
 const RETRY_AFTER_SECS: u32 = 1;
+
+/// What the client sees of an internal error.
+const INTERNAL_DETAIL: &str = "the server failed unexpectedly; the error has been logged";
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -35,23 +50,45 @@ pub enum ApiError {
     /// Out of turn, on a finished game, or racing another change.
     #[error("{0}")]
     Conflict(String),
-    /// Well-formed JSON whose values cannot be used.
+    /// A request field whose value cannot be used (out of range, an
+    /// unknown game, an illegal move).
     #[error("{detail}")]
-    Invalid { field: &'static str, detail: String },
+    InvalidField { field: &'static str, detail: String },
+    /// A position that cannot exist, or a finished game to search.
+    #[error(transparent)]
+    Position(#[from] PositionError),
+    /// Work the server will not start now (a batch's budget ran out).
     #[error("{0}")]
     Overloaded(String),
-    #[error("{0}")]
-    Unavailable(String),
-    /// Never caused by client input; logged, and its detail kept private.
-    #[error("internal error: {0}")]
-    Internal(String),
+    /// The search pool turned the search away or lost it.
+    #[error("search pool")]
+    Pool(#[from] PoolError),
+    /// The session store refused or failed.
+    #[error("session store")]
+    Store(#[from] StoreError),
+    /// Never caused by client input: logged, its detail kept private.
+    #[error("{context}")]
+    Internal {
+        context: String,
+        #[source]
+        source: BoxError,
+    },
 }
 
 impl ApiError {
+    /// A field's value the server cannot use.
     pub fn invalid(field: &'static str, detail: impl Into<String>) -> Self {
-        Self::Invalid {
+        Self::InvalidField {
             field,
             detail: detail.into(),
+        }
+    }
+
+    /// A failure that is the server's fault, caused by `source`.
+    pub fn internal(context: impl Into<String>, source: impl Into<BoxError>) -> Self {
+        Self::Internal {
+            context: context.into(),
+            source: source.into(),
         }
     }
 
@@ -61,14 +98,127 @@ impl ApiError {
             Self::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
-            Self::NotFound(_) => StatusCode::NOT_FOUND,
+            Self::NotFound(_) | Self::Store(StoreError::NotFound) => StatusCode::NOT_FOUND,
             Self::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
-            Self::Conflict(_) => StatusCode::CONFLICT,
-            Self::Invalid { .. } => StatusCode::UNPROCESSABLE_ENTITY,
-            Self::Overloaded(_) | Self::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
-            Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            Self::Conflict(_) | Self::Store(StoreError::Conflict { .. }) => StatusCode::CONFLICT,
+            Self::InvalidField { .. } | Self::Position(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::Overloaded(_)
+            | Self::Pool(PoolError::Overloaded | PoolError::ShuttingDown)
+            | Self::Store(StoreError::Unavailable(_)) => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Internal { .. }
+            | Self::Pool(PoolError::Failed)
+            | Self::Store(StoreError::Corrupt(_)) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
+
+    /// The problem document this error renders as.
+    pub fn problem(&self) -> Problem {
+        let status = self.status_code();
+        Problem {
+            kind: "about:blank".to_owned(),
+            title: status.canonical_reason().unwrap_or("Error").to_owned(),
+            status: status.as_u16(),
+            detail: self.detail(),
+            errors: self.field_problems(),
+        }
+    }
+
+    /// What the client reads: the error itself, or for the server's own
+    /// failures only that one happened.
+    fn detail(&self) -> String {
+        match self {
+            Self::Pool(PoolError::Overloaded) => {
+                "every search worker is busy and the queue is full; retry shortly".to_owned()
+            }
+            Self::Pool(PoolError::ShuttingDown) => "the service is shutting down".to_owned(),
+            Self::Store(StoreError::NotFound) => {
+                "no session with this id: it never existed, was deleted or expired".to_owned()
+            }
+            Self::Store(StoreError::Conflict { current }) => format!(
+                "the session changed while this request ran (it is now at version {current}); read it again and retry"
+            ),
+            Self::Store(StoreError::Unavailable(_)) => {
+                "the session store is unreachable; sessions are unavailable for now, stateless search still works".to_owned()
+            }
+            Self::Position(e) => e.detail.clone(),
+            _ if self.status_code() == StatusCode::INTERNAL_SERVER_ERROR => {
+                INTERNAL_DETAIL.to_owned()
+            }
+            other => other.to_string(),
+        }
+    }
+
+    fn field_problems(&self) -> Vec<FieldProblem> {
+        let (field, detail) = match self {
+            Self::InvalidField { field, detail } => (*field, detail),
+            Self::Position(e) => (position_field(e), &e.detail),
+            _ => return Vec::new(),
+        };
+        vec![FieldProblem {
+            field: field.to_owned(),
+            message: detail.clone(),
+        }]
+    }
+
+    /// Writes this error to the log: the server's failures with their whole
+    /// cause, an unreachable store as a warning, the client's mistakes
+    /// only at debug level.
+    pub fn log(&self) {
+        if let Self::Store(StoreError::Unavailable(cause)) = self {
+            tracing::warn!(%cause, "session store unavailable");
+        } else if self.status_code() == StatusCode::INTERNAL_SERVER_ERROR {
+            tracing::error!(cause = %Chain(self), "internal error");
+        } else {
+            tracing::debug!(status = self.status_code().as_u16(), error = %Chain(self), "request refused");
+        }
+    }
+}
+
+/// The request field that holds the part of a position at fault: the
+/// games name parts, only http knows the JSON.
+fn position_field(e: &PositionError) -> &'static str {
+    match e.part {
+        Part::Board => "board",
+        Part::Moves => "moves",
+        Part::ToMove => "to_move",
+        Part::Size => "size",
+        Part::Rules => "rules",
+    }
+}
+
+/// An error and its sources, `: `-separated.
+struct Chain<'a>(&'a (dyn StdError + 'static));
+
+impl std::fmt::Display for Chain<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)?;
+        let mut source = self.0.source();
+        while let Some(e) = source {
+            write!(f, ": {e}")?;
+            source = e.source();
+        }
+        Ok(())
+    }
+}
+
+/// The errors a response carries to [`log_errors`]: the one it renders, or
+/// a batch's failed items.
+#[derive(Clone, Debug)]
+pub struct Reported(Arc<[ApiError]>);
+
+impl Reported {
+    pub fn new(errors: Vec<ApiError>) -> Self {
+        Self(errors.into())
+    }
+}
+
+/// Middleware: logs every error a response carries, once, inside the
+/// request's span.
+pub async fn log_errors<B>(response: Response<B>) -> Response<B> {
+    if let Some(Reported(errors)) = response.extensions().get::<Reported>() {
+        errors.iter().for_each(ApiError::log);
+    }
+    response
 }
 
 /// An RFC 9457 problem document.
@@ -112,46 +262,10 @@ pub fn problem_response(status: StatusCode, detail: String, errors: Vec<FieldPro
     response
 }
 
-impl ApiError {
-    /// The problem document this error renders as.
-    pub fn into_problem(self) -> Problem {
-        let status = self.status_code();
-        let (detail, errors) = self.into_parts();
-        Problem {
-            kind: "about:blank".to_owned(),
-            title: status.canonical_reason().unwrap_or("Error").to_owned(),
-            status: status.as_u16(),
-            detail,
-            errors,
-        }
-    }
-
-    fn into_parts(self) -> (String, Vec<FieldProblem>) {
-        match self {
-            ApiError::Invalid { field, detail } => {
-                let errors = vec![FieldProblem {
-                    field: field.to_owned(),
-                    message: detail.clone(),
-                }];
-                (detail, errors)
-            }
-            ApiError::Internal(cause) => {
-                tracing::error!(%cause, "internal error");
-                (
-                    "the server failed unexpectedly; the error has been logged".to_owned(),
-                    Vec::new(),
-                )
-            }
-            other => (other.to_string(), Vec::new()),
-        }
-    }
-}
-
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status_code();
-        let (detail, errors) = self.into_parts();
-        let mut response = problem_response(status, detail, errors);
+        let mut response = problem_response(status, self.detail(), self.field_problems());
         if status == StatusCode::UNAUTHORIZED {
             response
                 .headers_mut()
@@ -162,44 +276,13 @@ impl IntoResponse for ApiError {
                 .headers_mut()
                 .insert(header::RETRY_AFTER, HeaderValue::from(RETRY_AFTER_SECS));
         }
+        response.extensions_mut().insert(Reported::new(vec![self]));
         response
-    }
-}
-
-impl From<PositionError> for ApiError {
-    fn from(e: PositionError) -> Self {
-        ApiError::invalid(field_of(e.part), e.detail)
-    }
-}
-
-/// The request field that holds a part of a position.
-fn field_of(part: Part) -> &'static str {
-    match part {
-        Part::Board => "board",
-        Part::Moves => "moves",
-        Part::ToMove => "to_move",
-        Part::Size => "size",
-        Part::Rules => "rules",
-    }
-}
-
-impl From<PoolError> for ApiError {
-    fn from(e: PoolError) -> Self {
-        match e {
-            PoolError::Overloaded => ApiError::Overloaded(
-                "every search worker is busy and the queue is full; retry shortly".to_owned(),
-            ),
-            PoolError::ShuttingDown => {
-                ApiError::Unavailable("the service is shutting down".to_owned())
-            }
-            PoolError::Failed => ApiError::Internal("a search failed on its worker".to_owned()),
-        }
     }
 }
 
 impl From<JsonRejection> for ApiError {
     fn from(rejection: JsonRejection) -> Self {
-        let text = rejection.body_text();
         match rejection.status() {
             StatusCode::PAYLOAD_TOO_LARGE => ApiError::PayloadTooLarge(
                 "the request body is larger than the server accepts".to_owned(),
@@ -207,27 +290,46 @@ impl From<JsonRejection> for ApiError {
             StatusCode::UNSUPPORTED_MEDIA_TYPE => ApiError::UnsupportedMediaType(
                 "send the body as JSON with `content-type: application/json`".to_owned(),
             ),
-            _ => ApiError::BadRequest(text),
+            _ => ApiError::BadRequest(rejection.body_text()),
         }
     }
 }
 
-impl From<StoreError> for ApiError {
-    fn from(e: StoreError) -> Self {
-        match e {
-            StoreError::NotFound => ApiError::NotFound(
-                "no session with this id: it never existed, was deleted or expired".to_owned(),
-            ),
-            StoreError::Conflict { current } => ApiError::Conflict(format!(
-                "the session changed while this request ran (it is now at version {current}); read it again and retry"
-            )),
-            StoreError::Unavailable(cause) => {
-                tracing::warn!(%cause, "session store unavailable");
-                ApiError::Unavailable(
-                    "the session store is unreachable; sessions are unavailable for now, stateless search still works".to_owned(),
-                )
-            }
-            StoreError::Corrupt(cause) => ApiError::Internal(format!("corrupt session: {cause}")),
-        }
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn internal_causes_stay_out_of_the_problem() {
+        let e = ApiError::internal("session abc does not replay", "secret cause");
+        let problem = e.problem();
+        assert_eq!(problem.status, 500);
+        assert_eq!(problem.detail, INTERNAL_DETAIL);
+        assert_eq!(
+            Chain(&e).to_string(),
+            "session abc does not replay: secret cause"
+        );
+        let corrupt = ApiError::from(StoreError::Corrupt("bad json".to_owned()));
+        assert_eq!(corrupt.problem().detail, INTERNAL_DETAIL);
+        assert_eq!(
+            Chain(&corrupt).to_string(),
+            "session store: a stored session is corrupt: bad json"
+        );
+    }
+
+    #[test]
+    fn an_error_response_carries_the_error_for_the_log() {
+        let response = ApiError::from(PoolError::Failed).into_response();
+        assert_eq!(response.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        let Reported(errors) = response.extensions().get::<Reported>().unwrap();
+        assert!(matches!(errors[..], [ApiError::Pool(PoolError::Failed)]));
+    }
+
+    #[test]
+    fn field_errors_name_their_field() {
+        let problem = ApiError::invalid("depth", "depth must be between 1 and 9, got 0").problem();
+        assert_eq!(problem.status, 422);
+        assert_eq!(problem.errors[0].field, "depth");
+        assert_eq!(problem.errors[0].message, problem.detail);
     }
 }

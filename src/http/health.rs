@@ -5,11 +5,13 @@ use std::sync::atomic::Ordering;
 use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::IntoResponse;
+use serde::Serialize;
+use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::types::HealthResponse;
-use super::{AppState, Json};
+use super::AppState;
+use super::extract::Json;
 use crate::sessions::Store;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -17,6 +19,16 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(check_health))
         .routes(routes!(check_ready))
         .routes(routes!(serve_openapi))
+}
+
+/// Liveness or readiness.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct HealthResponse {
+    /// `ok`, or `not ready`.
+    pub status: String,
+    /// Why the service is not ready.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
 }
 
 /// Liveness: the process answers.

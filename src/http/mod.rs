@@ -1,35 +1,72 @@
 //! The HTTP layer: routes, request and response bodies, problem+json errors
 //! and the middleware around them. It turns JSON into typed positions at the
 //! edge and never sees a bitboard.
+//!
+//! # Module map
+//!
+//! Imports point one way: from route modules down to the shared ones,
+//! never from one route module to another.
+//!
+//! Route modules, each owning its `router()` and the bodies only it uses:
+//! - `positions`: `POST /v1/search`, `POST /v1/position`, `GET /v1/games`,
+//!   `GET /v1/limits`.
+//! - `stream`: `POST /v1/search/stream`, a search as Server-Sent Events.
+//! - `batch`: `POST /v1/search/batch`, many searches in one request.
+//! - `analyze`: `POST /v1/analyze`, a whole game reviewed move by move.
+//! - `sessions`: `/v1/sessions/...`, whole games kept on the server.
+//! - `health`: `GET /healthz`, `GET /readyz`, `GET /openapi.yaml`.
+//! - `metrics`: `GET /metrics`, and the recorder and request counter
+//!   behind it.
+//! - `page`: `GET /`, the play page (outside the OpenAPI document).
+//!
+//! Shared modules, which import no route module:
+//! - `bodies`: body parts several routes use (`Side`, `Moves`, a position
+//!   request, `SearchRequest`, `SearchResponse`, `Proven`).
+//! - `plan`: the search plan: a search request checked once, run on the
+//!   pool, recorded and logged when it finishes.
+//! - `validate`: checks every route words the same way (a game's name, a
+//!   value in range, a search's depth and time budget).
+//! - `caps`: the server's fixed caps, as `GET /v1/limits` reports them.
+//! - `extract`: JSON extractors whose rejections are problem+json.
+//! - `error`: `ApiError`, the one error type, its problem+json rendering
+//!   and the middleware that logs it once.
+//! - `middleware`: the API key check, CORS, fallbacks and problem+json for
+//!   bare error statuses.
+//!
+//! This file holds what ties them together: the state every handler
+//! shares, the OpenAPI document and `app`.
 
 mod analyze;
 mod batch;
-mod controls;
+mod bodies;
+mod caps;
 mod error;
+mod extract;
 mod health;
 pub mod metrics;
+mod middleware;
 mod page;
+mod plan;
 mod positions;
 mod sessions;
 mod stream;
-pub mod types;
+mod validate;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use axum::extract::{DefaultBodyLimit, FromRequest};
-use axum::http::{HeaderValue, Method, Request, StatusCode, header};
-use axum::response::{IntoResponse, Response};
-use axum::{Router, middleware};
-use serde::de::DeserializeOwned;
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::{Request, StatusCode};
+use axum::middleware::{from_fn, from_fn_with_state, map_response};
+use axum::response::IntoResponse;
 use tower::ServiceBuilder;
 use tower_http::LatencyUnit;
 use tower_http::catch_panic::CatchPanicLayer;
-use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::timeout::TimeoutLayer;
-use tower_http::trace::{DefaultOnResponse, TraceLayer};
+use tower_http::trace::{DefaultOnFailure, DefaultOnResponse, TraceLayer};
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 
@@ -38,53 +75,6 @@ pub use error::{ApiError, FieldProblem, Problem};
 use crate::config::Config;
 use crate::pool::Pool;
 use crate::sessions::Sessions;
-
-/// JSON in and out, with rejections rendered as problem+json. A body must
-/// be a JSON object (serde would otherwise read a struct from an array).
-pub struct Json<T>(pub T);
-
-impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Json<T> {
-    type Rejection = ApiError;
-
-    async fn from_request(request: Request<axum::body::Body>, state: &S) -> Result<Self, ApiError> {
-        let axum::Json(value) =
-            axum::Json::<serde_json::Value>::from_request(request, state).await?;
-        from_object(value).map(Json)
-    }
-}
-
-/// Reads `T` from a JSON value that must be an object.
-pub fn from_object<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, ApiError> {
-    if !value.is_object() {
-        return Err(ApiError::BadRequest(
-            "the body must be a JSON object".to_owned(),
-        ));
-    }
-    serde_json::from_value(value).map_err(|e| ApiError::BadRequest(e.to_string()))
-}
-
-/// For a nested object field: `null` or an object, never an array.
-pub fn optional_object<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
-where
-    D: serde::Deserializer<'de>,
-    T: DeserializeOwned,
-{
-    use serde::Deserialize;
-    use serde::de::Error;
-    match Option::<serde_json::Value>::deserialize(deserializer)? {
-        None | Some(serde_json::Value::Null) => Ok(None),
-        Some(value @ serde_json::Value::Object(_)) => serde_json::from_value(value)
-            .map(Some)
-            .map_err(D::Error::custom),
-        Some(other) => Err(D::Error::custom(format!("expected an object, got {other}"))),
-    }
-}
-
-impl<T: serde::Serialize> IntoResponse for Json<T> {
-    fn into_response(self) -> Response {
-        axum::Json(self.0).into_response()
-    }
-}
 
 /// Handles shared by every request.
 #[derive(Clone)]
@@ -174,8 +164,10 @@ pub fn app(state: AppState) -> Router {
         Duration::from_millis(config.max_time_ms.saturating_mul(2).saturating_add(30_000));
 
     // Outermost first: every request gets an id, then a span that logs it,
-    // the id is echoed back, panics become 500s, bare error statuses from
-    // lower layers become problem+json, then CORS and the overall timeout.
+    // the id is echoed back, the errors responses carry are logged (inside
+    // the span, so with the id; outside the panic catcher, so a panic is
+    // logged too), panics become 500s, bare error statuses from lower
+    // layers become problem+json, then CORS and the overall timeout.
     let middleware = ServiceBuilder::new()
         .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))
         .layer(
@@ -187,125 +179,147 @@ pub fn app(state: AppState) -> Router {
                     .unwrap_or("-");
                 tracing::info_span!("request", method = %request.method(), path = %request.uri().path(), request_id = %id)
             })
-            .on_response(DefaultOnResponse::new().level(tracing::Level::INFO).latency_unit(LatencyUnit::Millis)),
+            .on_response(DefaultOnResponse::new().level(tracing::Level::INFO).latency_unit(LatencyUnit::Millis))
+            // Every status is in the response line already, and an error's
+            // cause is logged once by `error::log_errors`: a second
+            // error-level line per 5xx would only repeat it.
+            .on_failure(DefaultOnFailure::new().level(tracing::Level::DEBUG)),
         )
         .layer(PropagateRequestIdLayer::x_request_id())
-        .layer(CatchPanicLayer::custom(|_| {
-            ApiError::Internal("a handler panicked".to_owned()).into_response()
+        .layer(map_response(error::log_errors))
+        .layer(CatchPanicLayer::custom(|panic: Box<dyn std::any::Any + Send>| {
+            let message = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "no message".to_owned());
+            ApiError::internal("a handler panicked", message).into_response()
         }))
-        .layer(middleware::map_response(problem_for_bare_errors))
-        .layer(cors(&config.cors_origins))
+        .layer(map_response(middleware::problem_for_bare_errors))
+        .layer(middleware::cors(&config.cors_origins))
         .layer(TimeoutLayer::with_status_code(StatusCode::SERVICE_UNAVAILABLE, request_timeout));
 
     // Installed before the first request so even the first is counted.
     metrics::handle();
     routes
-        .route_layer(middleware::from_fn_with_state(
+        .route_layer(from_fn_with_state(
             state.clone(),
-            require_api_key,
+            middleware::require_api_key,
         ))
-        .route_layer(middleware::from_fn(metrics::track_requests))
-        .fallback(route_not_found)
-        .method_not_allowed_fallback(method_not_allowed)
+        .route_layer(from_fn(metrics::track_requests))
+        .fallback(middleware::route_not_found)
+        .method_not_allowed_fallback(middleware::method_not_allowed)
         .layer(DefaultBodyLimit::max(config.max_body_bytes))
         .layer(middleware)
         .with_state(state)
 }
 
-/// With `GAMEAI_API_KEY` set, `/v1/*` needs the key as a bearer token;
-/// health, readiness, metrics and the document stay open.
-async fn require_api_key(
-    axum::extract::State(state): axum::extract::State<AppState>,
-    request: Request<axum::body::Body>,
-    next: middleware::Next,
-) -> Response {
-    let Some(key) = state.config.api_key.as_deref() else {
-        return next.run(request).await;
-    };
-    if !request.uri().path().starts_with("/v1/") {
-        return next.run(request).await;
-    }
-    let presented = request
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "));
-    match presented {
-        Some(token) if same_secret(token.as_bytes(), key.as_bytes()) => next.run(request).await,
-        Some(_) => {
-            ApiError::Unauthorized("the bearer token is not valid".to_owned()).into_response()
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use axum::body::Body;
+    use tower::ServiceExt;
+    use tracing_subscriber::fmt::MakeWriter;
+
+    use super::*;
+    use crate::sessions::{AiPlays, AiSettings, Session, Store, new_id, now_rfc3339};
+
+    /// Log output gathered in memory.
+    #[derive(Clone, Default)]
+    struct Captured(Arc<Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Captured {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
         }
-        None => ApiError::Unauthorized(
-            "send `Authorization: Bearer <key>`; this server requires an API key".to_owned(),
-        )
-        .into_response(),
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
     }
-}
 
-/// Compares two secrets in time that depends only on their lengths.
-fn same_secret(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |diff, (x, y)| diff | (x ^ y)) == 0
-}
+    impl<'a> MakeWriter<'a> for Captured {
+        type Writer = Captured;
+        fn make_writer(&'a self) -> Captured {
+            self.clone()
+        }
+    }
 
-fn cors(origins: &[String]) -> CorsLayer {
-    let allow = if origins.iter().any(|o| o.trim() == "*") {
-        AllowOrigin::any()
-    } else {
-        AllowOrigin::list(
-            origins
-                .iter()
-                .filter_map(|o| HeaderValue::from_str(o.trim()).ok()),
-        )
-    };
-    CorsLayer::new()
-        .allow_origin(allow)
-        .allow_methods([Method::GET, Method::POST, Method::DELETE, Method::OPTIONS])
-        .allow_headers([header::CONTENT_TYPE, header::AUTHORIZATION])
-        .expose_headers([header::RETRY_AFTER, header::LOCATION])
-}
+    async fn send(app: &Router, request: Request<Body>) -> (StatusCode, String) {
+        let response = app.clone().oneshot(request).await.unwrap();
+        let status = response.status();
+        let body = axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .unwrap();
+        (status, String::from_utf8(body.to_vec()).unwrap())
+    }
 
-async fn route_not_found(request: Request<axum::body::Body>) -> ApiError {
-    ApiError::NotFound(format!(
-        "no route for {} {}",
-        request.method(),
-        request.uri().path()
-    ))
-}
+    #[test]
+    fn an_internal_error_is_logged_once_with_its_cause_and_never_sent() {
+        let log = Captured::default();
+        let subscriber = tracing_subscriber::fmt()
+            .with_writer(log.clone())
+            .with_ansi(false)
+            .with_max_level(tracing::Level::INFO)
+            .finish();
+        let _default = tracing::subscriber::set_default(subscriber);
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let state = AppState::new(Config::defaults());
+            // A stored session whose moves no longer replay: only the
+            // server can be at fault.
+            let session = Session {
+                id: new_id(),
+                game: "tictactoe".to_owned(),
+                size: None,
+                rules: None,
+                start_board: Some(vec!["...".to_owned(); 3]),
+                start_to_move: None,
+                moves: vec!["z9".to_owned()],
+                ai: AiSettings {
+                    plays: AiPlays::O,
+                    depth: 1,
+                    time_ms: 100,
+                    level: None,
+                },
+                version: 1,
+                created_at: now_rfc3339(),
+                updated_at: now_rfc3339(),
+            };
+            state.sessions.create(&session).await.unwrap();
+            let app = app(state);
+            let request = Request::get(format!("/v1/sessions/{}", session.id))
+                .body(Body::empty())
+                .unwrap();
+            let (status, body) = send(&app, request).await;
+            assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);
+            assert!(!body.contains("replay") && !body.contains("z9"), "{body}");
 
-async fn method_not_allowed(request: Request<axum::body::Body>) -> ApiError {
-    ApiError::MethodNotAllowed(format!(
-        "{} is not allowed on {}",
-        request.method(),
-        request.uri().path()
-    ))
-}
-
-/// Gives error responses that carry no body of ours (a timeout from a
-/// layer, say) a problem+json body, so clients see one error shape.
-async fn problem_for_bare_errors(response: Response) -> Response {
-    let status = response.status();
-    // Our handlers answer JSON (problem+json, or `/readyz`'s own body).
-    let is_ours = response
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .is_some_and(|v| {
-            v.as_bytes().starts_with(b"application/problem+json")
-                || v.as_bytes().starts_with(b"application/json")
+            let request = Request::post("/v1/search")
+                .header("content-type", "application/json")
+                .body(Body::from(r#"{"game": "tictactoe", "depth": 0}"#))
+                .unwrap();
+            assert_eq!(
+                send(&app, request).await.0,
+                StatusCode::UNPROCESSABLE_ENTITY
+            );
         });
-    if !(status.is_client_error() || status.is_server_error()) || is_ours {
-        return response;
+        let log = String::from_utf8(log.0.lock().unwrap().clone()).unwrap();
+        assert_eq!(log.matches("internal error").count(), 1, "{log}");
+        assert_eq!(log.matches("ERROR").count(), 1, "{log}");
+        assert!(
+            log.contains("status=500") && log.contains("status=422"),
+            "{log}"
+        );
+        let line = log.lines().find(|l| l.contains("internal error")).unwrap();
+        assert!(
+            line.contains("does not replay") && line.contains("z9"),
+            "{line}"
+        );
+        assert!(line.contains("request_id="), "{line}");
     }
-    let detail = match status {
-        StatusCode::SERVICE_UNAVAILABLE => {
-            "the request took too long waiting for a search worker".to_owned()
-        }
-        _ => status.canonical_reason().unwrap_or("error").to_lowercase(),
-    };
-    let mut problem = error::problem_response(status, detail, Vec::new());
-    if let Some(retry) = response.headers().get(header::RETRY_AFTER) {
-        problem
-            .headers_mut()
-            .insert(header::RETRY_AFTER, retry.clone());
-    }
-    problem
 }

@@ -1,21 +1,20 @@
-//! The position routes: search a position, describe a position, list games.
+//! The position routes: search a position, describe a position, list the
+//! games and the server's limits.
 
 use axum::extract::State;
-use tracing::info;
+use serde::Serialize;
+use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::analyze::MAX_ANALYZE_MOVES;
-use super::batch::MAX_BATCH_ITEMS;
-use super::controls::{Answer, MAX_MULTI_PV, MAX_NODES, Plan};
-use super::error::{ApiError, Problem, Result};
-use super::types::{
-    GameLimits, GamesResponse, LimitsResponse, PositionRequest, PositionResponse, SearchRequest,
-    SearchResponse,
-};
-use super::{AppState, Json};
-use crate::games::{GameKind, Position, SearchReport, Stopped, level};
-use crate::pool::PoolError;
+use super::AppState;
+use super::bodies::{GameStatus, PositionRequest, SearchRequest, SearchResponse, Side};
+use super::caps::{MAX_ANALYZE_MOVES, MAX_BATCH_ITEMS, MAX_MULTI_PV, MAX_NODES};
+use super::error::{Problem, Result};
+use super::extract::Json;
+use super::plan::{Plan, run_plan};
+use super::validate::game_kind;
+use crate::games::{GameInfo, GameKind, Position, PositionReport, level};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -25,57 +24,145 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(server_limits))
 }
 
-/// Finds a game by its API name, or says which games there are.
-pub(super) fn game_kind(name: &str) -> Result<GameKind> {
-    GameKind::from_name(name).ok_or_else(|| {
-        let known: Vec<_> = GameKind::ALL.iter().map(|g| g.name()).collect();
-        ApiError::invalid(
-            "game",
-            format!(
-                "unknown game {name:?}; this server plays {}",
-                known.join(", ")
-            ),
-        )
-    })
+/// A valid position, described.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct PositionResponse {
+    pub to_move: Side,
+    pub status: GameStatus,
+    pub winner: Option<Side>,
+    /// The cells of the winning line, in notation (empty unless won).
+    pub winning_line: Vec<String>,
+    /// Legal moves for the side to move, in notation (empty once over).
+    pub legal_moves: Vec<String>,
+    /// Renju: points where black may not play.
+    pub forbidden: Vec<String>,
+    /// The position as rows, top first.
+    pub board: Vec<String>,
+}
+
+impl From<PositionReport> for PositionResponse {
+    fn from(r: PositionReport) -> Self {
+        Self {
+            to_move: r.to_move.into(),
+            status: r.status.into(),
+            winner: r.winner.map(Side::from),
+            winning_line: r.winning_line,
+            legal_moves: r.legal_moves,
+            forbidden: r.forbidden,
+            board: r.board,
+        }
+    }
+}
+
+/// A game the service plays.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct GameBody {
+    /// The `game` value in requests.
+    pub name: String,
+    pub title: String,
+    /// Board sizes offered (`size` in requests).
+    pub sizes: Vec<u32>,
+    pub default_size: u32,
+    /// Rule variants offered (`rules` in requests).
+    pub rules: Vec<String>,
+    pub default_rules: Option<String>,
+    pub default_depth: u32,
+    pub max_depth: u32,
+    /// The time budget when a request names none, in milliseconds.
+    pub default_time_ms: u64,
+    /// How moves are written.
+    pub notation: String,
+    /// The start position, rows top first.
+    pub start: Vec<String>,
+    /// A move names a column, and the disc drops to its lowest empty cell.
+    pub gravity: bool,
+    /// Moves are column digits, and `moves` may be one string of them
+    /// (`"4453"`).
+    pub column_notation: bool,
+    /// A side with no legal move passes: `"pass"` is then its only move.
+    pub passes: bool,
+    /// A move turns the opponent's discs it brackets.
+    pub flips: bool,
+    /// Black may have forbidden points under some rules (`POST
+    /// /v1/position` lists them in `forbidden`).
+    pub forbidden_points: bool,
+}
+
+impl From<&GameInfo> for GameBody {
+    fn from(g: &GameInfo) -> Self {
+        let f = g.features;
+        Self {
+            name: g.name.to_owned(),
+            title: g.title.to_owned(),
+            sizes: g.sizes.clone(),
+            default_size: g.default_size,
+            rules: g.rules.iter().map(|r| (*r).to_owned()).collect(),
+            default_rules: g.default_rules.map(str::to_owned),
+            default_depth: g.default_depth,
+            max_depth: g.max_depth,
+            default_time_ms: g.default_time_ms,
+            notation: g.notation.to_owned(),
+            start: g.start.clone(),
+            gravity: f.gravity,
+            column_notation: f.column_notation,
+            passes: f.passes,
+            flips: f.flips,
+            forbidden_points: f.forbidden_points,
+        }
+    }
+}
+
+/// The games, and the server's time cap.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct GamesResponse {
+    pub games: Vec<GameBody>,
+    /// No search runs longer than this, in milliseconds.
+    pub max_time_ms: u64,
+}
+
+/// The server's caps, so clients can adapt instead of guessing.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct LimitsResponse {
+    /// The largest `time_ms` of any search, in milliseconds.
+    pub max_time_ms: u64,
+    /// The largest `nodes` budget.
+    pub max_nodes: u64,
+    /// The largest `multi_pv`.
+    pub max_multi_pv: u64,
+    /// `level` runs from 1 to this.
+    pub max_level: u8,
+    /// The most items in one `POST /v1/search/batch`.
+    pub max_batch_items: usize,
+    /// The most moves in one `POST /v1/analyze`.
+    pub max_analyze_moves: usize,
+    /// The largest request body, in bytes.
+    pub max_body_bytes: usize,
+    /// Searches that run at once.
+    pub workers: usize,
+    /// Searches that may wait for a worker; beyond it the server answers 503.
+    pub queue: usize,
+    /// The table memory each worker may use, in MiB (`GAMEAI_TT_MB`).
+    pub tt_mb: u64,
+    pub games: Vec<GameLimits>,
+}
+
+/// One game's caps and defaults.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct GameLimits {
+    pub name: String,
+    pub max_depth: u32,
+    pub default_depth: u32,
+    pub default_time_ms: u64,
+    /// The margin `"randomize": true` uses, in score units.
+    pub default_margin: i32,
+    /// A score drop above this marks a mistake in `POST /v1/analyze`.
+    pub default_mistake_threshold: i32,
 }
 
 fn parse_position(request: PositionRequest) -> Result<(GameKind, Position)> {
     let kind = game_kind(&request.game)?;
     let position = kind.parse(&request.into_spec())?;
     Ok((kind, position))
-}
-
-/// A search's depth and time budget from a request's optional values:
-/// each checked against its cap, or the game's default.
-pub(super) fn search_budget(
-    state: &AppState,
-    kind: GameKind,
-    depth: Option<i64>,
-    time_ms: Option<i64>,
-) -> Result<(u32, u64)> {
-    let info = kind.info();
-    let depth = match depth {
-        Some(d) => in_range("depth", d, u64::from(info.max_depth))? as u32,
-        None => info.default_depth,
-    };
-    let time_ms = match time_ms {
-        Some(t) => in_range("time_ms", t, state.config.max_time_ms)?,
-        None => info.default_time_ms.min(state.config.max_time_ms),
-    };
-    Ok((depth, time_ms))
-}
-
-/// Checks `value` is within `1..=max`, or names the field and the range.
-pub(super) fn in_range(field: &'static str, value: i64, max: u64) -> Result<u64> {
-    u64::try_from(value)
-        .ok()
-        .filter(|v| (1..=max).contains(v))
-        .ok_or_else(|| {
-            ApiError::invalid(
-                field,
-                format!("{field} must be between 1 and {max}, got {value}"),
-            )
-        })
 }
 
 /// Search a position for the best move.
@@ -101,54 +188,6 @@ async fn find_best_move(
     let plan = Plan::new(&state, &request)?;
     let answer = run_plan(&state, plan).await?;
     Ok(Json(answer.into()))
-}
-
-/// Runs a checked search on the pool and records it.
-pub(super) async fn run_plan(state: &AppState, plan: Plan) -> Result<Answer> {
-    let kind = plan.kind;
-    let answer = state
-        .pool
-        .run(move |ws, stop| plan.run(ws, stop, None, |_| {}))
-        .await
-        .inspect_err(|e| count_shed(kind, *e))?;
-    finished(kind, &answer.report);
-    Ok(answer)
-}
-
-/// Counts a search the pool turned away.
-pub(super) fn count_shed(kind: GameKind, e: PoolError) {
-    if e == PoolError::Overloaded {
-        metrics::counter!("gameai_searches_shed_total", "game" => kind.name()).increment(1);
-    }
-}
-
-/// Records and logs a finished search.
-pub(super) fn finished(kind: GameKind, report: &SearchReport) {
-    record_search(kind, report);
-    info!(
-        search.game = kind.name(),
-        search.depth = report.depth,
-        search.nodes = report.nodes,
-        search.best_move = %report.best_move.notation,
-        duration_ms = report.time_ms,
-        "search done"
-    );
-}
-
-/// Counts and measures a finished search.
-fn record_search(kind: GameKind, report: &SearchReport) {
-    let game = kind.name();
-    let stopped = match report.stopped {
-        Stopped::Depth => "depth",
-        Stopped::Time => "time",
-        Stopped::Nodes => "nodes",
-        Stopped::Cancelled => "cancelled",
-        Stopped::Proven => "proven",
-    };
-    metrics::counter!("gameai_searches_total", "game" => game, "stopped" => stopped).increment(1);
-    metrics::histogram!("gameai_search_duration_seconds", "game" => game)
-        .record(report.time_ms as f64 / 1000.0);
-    metrics::histogram!("gameai_search_nodes", "game" => game).record(report.nodes as f64);
 }
 
 /// Validate and describe a position without searching it.
@@ -211,6 +250,7 @@ async fn server_limits(State(state): State<AppState>) -> Json<LimitsResponse> {
         max_body_bytes: config.max_body_bytes,
         workers: state.pool.workers(),
         queue: config.queue,
+        tt_mb: config.tt_mb,
         games: GameKind::ALL
             .iter()
             .map(|kind| {

@@ -6,26 +6,23 @@
 
 use std::hash::{Hash, Hasher};
 
-use axum::body::Bytes;
-use axum::extract::{FromRequest, Path, Request, State};
+use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::IntoResponse;
-use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::controls::Plan;
-use super::error::{ApiError, Problem, Result};
-use super::positions::{game_kind, in_range, run_plan, search_budget};
-use super::types::{
-    AiRequest, AiSide, ChangeRequest, CreateSessionRequest, GameStatus, MoveRequest,
-    SessionResponse, Side,
-};
-use super::{AppState, Json};
-use crate::games::{
-    GameKind, Part, Player, Position, PositionError, PositionSpec, SearchReport, Status, level,
-};
+use super::AppState;
+use super::bodies::{GameStatus, Moves, SearchResponse, Side};
+use super::error::{ApiError, BoxError, Problem, Result};
+use super::extract::{Json, OptionalJson, optional_object};
+use super::plan::{Plan, run_plan};
+use super::validate::{game_kind, in_range, search_budget};
+use crate::games::{GameKind, Position, PositionSpec, level};
 use crate::sessions::{AiPlays, AiSettings, Session, Store, StoreError, new_id, now_rfc3339};
+use crate::vocabulary::{Player, SearchReport, Status};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -36,50 +33,185 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(undo_move))
 }
 
-/// A JSON body that may be left out entirely (then `T::default()`).
-pub struct OptionalJson<T>(pub T);
+/// Which sides the AI plays in a session.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub enum AiSide {
+    X,
+    O,
+    #[serde(rename = "none")]
+    None,
+    #[serde(rename = "both")]
+    Both,
+}
 
-impl<S: Send + Sync, T: DeserializeOwned + Default> FromRequest<S> for OptionalJson<T> {
-    type Rejection = ApiError;
-
-    async fn from_request(request: Request, state: &S) -> Result<Self> {
-        let is_json = request
-            .headers()
-            .get(axum::http::header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split(';').next())
-            .is_some_and(|v| {
-                let v = v.trim();
-                v == "application/json" || (v.starts_with("application/") && v.ends_with("+json"))
-            });
-        let bytes = Bytes::from_request(request, state).await.map_err(|e| {
-            if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
-                ApiError::PayloadTooLarge(
-                    "the request body is larger than the server accepts".to_owned(),
-                )
-            } else {
-                ApiError::BadRequest(e.body_text())
-            }
-        })?;
-        if bytes.iter().all(u8::is_ascii_whitespace) {
-            return Ok(Self(T::default()));
+impl From<AiSide> for AiPlays {
+    fn from(s: AiSide) -> Self {
+        match s {
+            AiSide::X => AiPlays::X,
+            AiSide::O => AiPlays::O,
+            AiSide::None => AiPlays::Nobody,
+            AiSide::Both => AiPlays::Both,
         }
-        if !is_json {
-            return Err(ApiError::UnsupportedMediaType(
-                "send the body as JSON with `content-type: application/json`, or send no body"
-                    .to_owned(),
-            ));
-        }
-        let axum::Json(value) = axum::Json::<serde_json::Value>::from_bytes(&bytes)?;
-        super::from_object(value).map(Self)
     }
+}
+
+impl From<AiPlays> for AiSide {
+    fn from(p: AiPlays) -> Self {
+        match p {
+            AiPlays::X => AiSide::X,
+            AiPlays::O => AiSide::O,
+            AiPlays::Nobody => AiSide::None,
+            AiPlays::Both => AiSide::Both,
+        }
+    }
+}
+
+/// The AI's side and strength, as a client asks for them.
+#[derive(Clone, Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AiRequest {
+    /// The sides the AI plays (default `O`: the client plays X, first).
+    pub plays: Option<AiSide>,
+    /// Deepest iteration per move, from 1 to the game's `max_depth`
+    /// (default: the game's `default_depth`).
+    #[schema(minimum = 1)]
+    pub depth: Option<i64>,
+    /// Time budget per move in milliseconds, from 1 to the server's cap
+    /// (default: the game's `default_time_ms`).
+    #[schema(minimum = 1)]
+    pub time_ms: Option<i64>,
+    /// Strength from 1 (a beginner can win) to 10 (full strength), as in
+    /// `POST /v1/search`: sets the depth and time unless given, and a
+    /// chance of a random move.
+    #[schema(minimum = 1, maximum = 10)]
+    pub level: Option<i64>,
+}
+
+/// A new session: the game, its options, where it starts, and the AI.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateSessionRequest {
+    /// The game's name, as `GET /v1/games` lists it.
+    #[schema(example = "tictactoe")]
+    pub game: String,
+    /// A board to start from (default: the game's start position).
+    pub board: Option<Vec<String>>,
+    /// Moves from the start position to begin with; they are the start of
+    /// the session's history and can be undone.
+    pub moves: Option<Moves>,
+    /// The side to move on `board`, where the stone counts leave it open.
+    pub to_move: Option<Side>,
+    /// Board size, for games with several (gomoku: 15, 19, 20).
+    pub size: Option<u32>,
+    /// Rule variant, for games with several (gomoku: freestyle, standard, renju).
+    pub rules: Option<String>,
+    #[serde(default, deserialize_with = "optional_object")]
+    pub ai: Option<AiRequest>,
+}
+
+impl CreateSessionRequest {
+    /// The start position as a spec: `board`, else `moves`, else the
+    /// game's start (no moves yet).
+    pub fn start_spec(&self) -> PositionSpec {
+        let moves = match (&self.board, &self.moves) {
+            (None, None) => Some(Vec::new()),
+            (_, moves) => moves.clone().map(Moves::into_list),
+        };
+        PositionSpec {
+            board: self.board.clone(),
+            moves,
+            to_move: self.to_move.map(Player::from),
+            size: self.size,
+            rules: self.rules.clone(),
+        }
+    }
+}
+
+/// The client's move.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MoveRequest {
+    /// The move in notation (`b2`; Connect Four's column `4`).
+    #[serde(rename = "move")]
+    #[schema(example = "b2")]
+    pub notation: String,
+    /// Refuse with 409 unless the session is at this version.
+    pub expected_version: Option<u64>,
+}
+
+/// A change with nothing to say but, optionally, the version it expects.
+/// The body may be empty.
+#[derive(Clone, Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChangeRequest {
+    /// Refuse with 409 unless the session is at this version.
+    pub expected_version: Option<u64>,
+}
+
+/// The AI's side and strength in a session.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct AiBody {
+    pub plays: AiSide,
+    /// Deepest iteration per move, in plies.
+    pub depth: u32,
+    /// Time budget per move, in milliseconds.
+    pub time_ms: u64,
+    /// The strength level, if one was chosen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<u8>,
+}
+
+impl From<AiSettings> for AiBody {
+    fn from(ai: AiSettings) -> Self {
+        Self {
+            plays: ai.plays.into(),
+            depth: ai.depth,
+            time_ms: ai.time_ms,
+            level: ai.level,
+        }
+    }
+}
+
+/// A game kept on the server.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct SessionResponse {
+    /// The session's id, 128 random bits as a UUID.
+    pub id: String,
+    pub game: String,
+    /// Board size.
+    pub size: u32,
+    /// Rule variant, for games with several.
+    pub rules: Option<String>,
+    /// The position now, rows top first.
+    pub board: Vec<String>,
+    pub to_move: Side,
+    pub status: GameStatus,
+    pub winner: Option<Side>,
+    /// The cells of the winning line, in notation (empty unless won).
+    pub winning_line: Vec<String>,
+    /// Legal moves for the side to move, in notation (empty once over).
+    pub legal_moves: Vec<String>,
+    /// Every move since the start, in notation.
+    pub moves: Vec<String>,
+    /// The board the game started from, when it was not the game's start.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start_board: Option<Vec<String>>,
+    pub ai: AiBody,
+    /// Increases by one with each change; send it back as `expected_version`.
+    pub version: u64,
+    /// RFC 3339.
+    pub created_at: String,
+    /// RFC 3339.
+    pub updated_at: String,
+    /// The AI's search for the move it made in this request, if it moved.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ai_search: Option<SearchResponse>,
 }
 
 /// Rebuilds a stored session's position by replaying its moves.
 fn rebuild(session: &Session) -> Result<(GameKind, Position)> {
-    let corrupt = |e: PositionError| {
-        ApiError::Internal(format!("session {} does not replay: {e}", session.id))
-    };
+    let corrupt =
+        |e: BoxError| ApiError::internal(format!("session {} does not replay", session.id), e);
     let kind = game_kind(&session.game)?;
     let spec = PositionSpec {
         board: session.start_board.clone(),
@@ -88,12 +220,12 @@ fn rebuild(session: &Session) -> Result<(GameKind, Position)> {
         size: session.size,
         rules: session.rules.clone(),
     };
-    let mut position = kind.parse(&spec).map_err(corrupt)?;
+    let mut position = kind.parse(&spec).map_err(|e| corrupt(e.into()))?;
     if session.start_board.is_some() {
         for mv in &session.moves {
             position
                 .play(mv)
-                .map_err(|e| corrupt(PositionError::new(Part::Moves, e.to_string())))?;
+                .map_err(|e| corrupt(format!("move {mv}: {e}").into()))?;
         }
     }
     Ok((kind, position))
@@ -164,7 +296,7 @@ async fn play_ai_move(
     let report = run_plan(state, plan).await?.report;
     position
         .play(&report.best_move.notation)
-        .map_err(|e| ApiError::Internal(format!("the AI's move does not play: {e}")))?;
+        .map_err(|e| ApiError::internal("the AI's move does not play", e))?;
     session.moves.push(report.best_move.notation.clone());
     Ok(report)
 }
@@ -194,11 +326,7 @@ fn respond(
             .or_else(|| info.default_rules.map(str::to_owned)),
         board: report.board.clone(),
         to_move: report.to_move.into(),
-        status: match report.status {
-            Status::Ongoing => GameStatus::Ongoing,
-            Status::Win => GameStatus::Win,
-            Status::Draw => GameStatus::Draw,
-        },
+        status: report.status.into(),
         winner: report.winner.map(Side::from),
         winning_line: report.winning_line,
         legal_moves: report.legal_moves,

@@ -10,15 +10,16 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use futures_util::Stream;
 use serde::Serialize;
 use tokio::sync::mpsc;
+use tracing::Instrument;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::controls::Plan;
+use super::AppState;
+use super::bodies::{LineBody, SearchRequest, SearchResponse};
 use super::error::{ApiError, Problem, Result};
-use super::positions::{count_shed, finished};
-use super::types::{LineBody, SearchRequest, SearchResponse};
-use super::{AppState, Json};
+use super::extract::Json;
+use super::plan::{Plan, count_shed, finished};
 use crate::search::{Progress, ProgressSink};
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -109,22 +110,31 @@ async fn stream_search(
             })
         })
         .inspect_err(|e| count_shed(kind, *e))?;
-    tokio::spawn(async move {
-        tokio::select! {
-            answer = running.answer() => {
-                let last = match answer {
-                    Ok(answer) => {
-                        finished(kind, &answer.report);
-                        event("result", &SearchResponse::from(answer))
-                    }
-                    Err(e) => event("error", &ApiError::from(e).into_problem()),
-                };
-                let _ = tx.send(last);
+    tokio::spawn(
+        async move {
+            tokio::select! {
+                answer = running.answer() => {
+                    let last = match answer {
+                        Ok(answer) => {
+                            finished(kind, &answer.report);
+                            event("result", &SearchResponse::from(answer))
+                        }
+                        Err(e) => {
+                            let error = ApiError::from(e);
+                            // The response went out with the first event, past
+                            // the logging middleware: this error is logged here.
+                            error.log();
+                            event("error", &error.problem())
+                        }
+                    };
+                    let _ = tx.send(last);
+                }
+                // The client left: dropping the running search stops it.
+                () = tx.closed() => {}
             }
-            // The client left: dropping the running search stops it.
-            () = tx.closed() => {}
         }
-    });
+        .instrument(tracing::Span::current()),
+    );
     let events =
         futures_util::stream::unfold(
             rx,

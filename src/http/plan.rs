@@ -1,24 +1,24 @@
-//! A search request's controls, checked once and then run on a worker:
-//! depth, time and node budgets, multi-PV lines, strength levels and the
-//! seeded random choice. Every search route (plain, streamed, batched,
-//! analysis) goes through here.
+//! The search plan: a search request's controls, checked once and then
+//! run on a worker (depth, time and node budgets, multi-PV lines, strength
+//! levels and the seeded random choice), and what every search route does
+//! around it: running it on the pool, counting what the pool turns away,
+//! recording and logging what finishes. Every route that searches (plain,
+//! streamed, batched, sessions) goes through here.
 
 use std::time::{Duration, Instant};
 
+use tracing::info;
+
 use super::AppState;
+use super::bodies::{Randomize, SearchRequest, SearchResponse};
+use super::caps::{MAX_MULTI_PV, MAX_NODES};
 use super::error::{ApiError, Result};
-use super::positions::{game_kind, in_range, search_budget};
-use super::types::{Randomize, SearchRequest, SearchResponse};
+use super::validate::{game_kind, in_range, search_budget};
 use crate::games::level;
 use crate::games::lines::{self, Line, Rng};
-use crate::games::{GameKind, Position, SearchReport};
+use crate::games::{GameKind, Position, SearchReport, Stopped};
+use crate::pool::PoolError;
 use crate::search::{Limits, ProgressSink, StopFlag, Workspace};
-
-/// No node budget may exceed this.
-pub const MAX_NODES: u64 = 100_000_000_000;
-/// Lines a search may ask for: enough to score every move on the largest
-/// board.
-pub const MAX_MULTI_PV: u64 = 400;
 
 /// A checked search request.
 #[derive(Clone, Debug)]
@@ -194,4 +194,52 @@ impl From<Answer> for SearchResponse {
 /// can send it back exactly.
 fn fresh_seed() -> u64 {
     uuid::Uuid::new_v4().as_u64_pair().0 >> 11
+}
+
+/// Runs a checked search on the pool and records it.
+pub async fn run_plan(state: &AppState, plan: Plan) -> Result<Answer> {
+    let kind = plan.kind;
+    let answer = state
+        .pool
+        .run(move |ws, stop| plan.run(ws, stop, None, |_| {}))
+        .await
+        .inspect_err(|e| count_shed(kind, *e))?;
+    finished(kind, &answer.report);
+    Ok(answer)
+}
+
+/// Counts a search the pool turned away.
+pub fn count_shed(kind: GameKind, e: PoolError) {
+    if e == PoolError::Overloaded {
+        metrics::counter!("gameai_searches_shed_total", "game" => kind.name()).increment(1);
+    }
+}
+
+/// Records and logs a finished search.
+pub fn finished(kind: GameKind, report: &SearchReport) {
+    record_search(kind, report);
+    info!(
+        search.game = kind.name(),
+        search.depth = report.depth,
+        search.nodes = report.nodes,
+        search.best_move = %report.best_move.notation,
+        duration_ms = report.time_ms,
+        "search done"
+    );
+}
+
+/// Counts and measures a finished search.
+fn record_search(kind: GameKind, report: &SearchReport) {
+    let game = kind.name();
+    let stopped = match report.stopped {
+        Stopped::Depth => "depth",
+        Stopped::Time => "time",
+        Stopped::Nodes => "nodes",
+        Stopped::Cancelled => "cancelled",
+        Stopped::Proven => "proven",
+    };
+    metrics::counter!("gameai_searches_total", "game" => game, "stopped" => stopped).increment(1);
+    metrics::histogram!("gameai_search_duration_seconds", "game" => game)
+        .record(report.time_ms as f64 / 1000.0);
+    metrics::histogram!("gameai_search_nodes", "game" => game).record(report.nodes as f64);
 }
