@@ -2,43 +2,42 @@
 //! search, iterative deepening, a transposition table, killer and history
 //! move ordering, and proven results that carry their distance in plies.
 
+//!
+//! The same module is the toolkit every game's own engine is built from:
+//! the bound table under every transposition table (`table`), the score
+//! scale and its helpers (`score`), one clock for limits and iterations
+//! (`clock`), killers, history and the PV (`ordering`), the worker's
+//! memory within its budget (`workspace`) and one report builder
+//! (`report`). The engines keep their own algorithms.
+
+mod clock;
 mod limits;
+mod ordering;
 mod report;
+mod score;
+pub mod table;
 mod tree;
 mod tt;
 mod workspace;
 
 pub use crate::vocabulary::Outcome;
+pub use clock::Clock;
 pub use limits::{Limits, Progress, ProgressSink, StopFlag, Stopped};
-pub use report::search_report;
+pub use ordering::{History, Killers, PvTable};
+pub use report::{ReportBuilder, search_report, tree_report};
+pub use score::{EVAL_LIMIT, Proof, WIN, WIN_THRESHOLD, from_tt, proof_from_score, to_tt};
+pub use table::{Bound, Table, table_memory};
 pub use tree::{GameTree, Terminal};
-pub use tt::{Bound, Hit, TranspositionTable, next_generation, table_memory};
-pub use workspace::Workspace;
+pub use tt::{Hit, TranspositionTable};
+pub use workspace::{DEFAULT_PART, EngineTables, Workspace};
 
 use std::time::Instant;
 
-/// The score of a win on the spot; a win in `p` plies scores `WIN - p`.
-pub const WIN: i32 = 100_000;
-/// Scores beyond this are proven wins or losses.
-pub const WIN_THRESHOLD: i32 = WIN - 1_000;
-/// Heuristic evaluations are clamped to this magnitude.
-pub const EVAL_LIMIT: i32 = 50_000;
 /// Encoded moves are below this (it sizes the history table).
 pub const MOVE_SPACE: usize = 1024;
 
 const INFINITY: i32 = WIN + 1;
 const MAX_PLY: usize = 128;
-/// Deadline and stop flag are polled once per this many nodes.
-const POLL_INTERVAL: u64 = 1024;
-
-/// A search result proven exact.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Proof {
-    pub outcome: Outcome,
-    /// Plies to the end of the game under perfect play (winner hurrying,
-    /// loser delaying).
-    pub plies: u32,
-}
 
 /// What a search found.
 #[derive(Clone, Debug)]
@@ -56,39 +55,22 @@ pub struct SearchResult<M> {
     pub stopped: Stopped,
 }
 
-/// Reads a score as a proof, if it is a proven win or loss.
-pub fn proof_from_score(score: i32) -> Option<Proof> {
-    if score >= WIN_THRESHOLD {
-        Some(Proof {
-            outcome: Outcome::Win,
-            plies: (WIN - score) as u32,
-        })
-    } else if score <= -WIN_THRESHOLD {
-        Some(Proof {
-            outcome: Outcome::Loss,
-            plies: (WIN + score) as u32,
-        })
-    } else {
-        None
-    }
-}
-
 /// Searches `root` by iterative deepening until a limit is reached or the
 /// result is proven. The first iteration always completes (unless stopped
 /// from outside), so a legal move comes back whenever one exists.
 pub fn search<G: GameTree>(root: &G, limits: &Limits, ws: &mut Workspace) -> SearchResult<G::Move> {
-    ws.tt.new_search();
+    let tt = ws.tt();
+    tt.new_search();
     let mut searcher = Searcher::<G> {
-        tt: &mut ws.tt,
-        limits,
+        tt,
+        clock: Clock::new(limits),
         nodes: 0,
         aborted: false,
-        checking_deadline: false,
-        killers: [[None; 2]; MAX_PLY],
-        history: vec![0; 2 * MOVE_SPACE],
+        killers: Killers::new(MAX_PLY, None),
+        history: History::new(MOVE_SPACE, i32::MAX),
         move_bufs: (0..MAX_PLY).map(|_| Vec::new()).collect(),
         scored_bufs: (0..MAX_PLY).map(|_| Vec::new()).collect(),
-        pv_table: vec![Vec::new(); MAX_PLY + 1],
+        pv: PvTable::new(MAX_PLY),
     };
     let mut pos = root.clone();
     let mut result = SearchResult {
@@ -103,14 +85,7 @@ pub fn search<G: GameTree>(root: &G, limits: &Limits, ws: &mut Workspace) -> Sea
     if let Some(t) = pos.terminal() {
         result.score = terminal_score(t, 0);
         result.nodes = 1;
-        result.proof = Some(Proof {
-            outcome: match t {
-                Terminal::Win => Outcome::Win,
-                Terminal::Loss => Outcome::Loss,
-                Terminal::Draw => Outcome::Draw,
-            },
-            plies: 0,
-        });
+        result.proof = Some(Proof::of_sign(result.score, 0));
         result.stopped = Stopped::Proven;
         return result;
     }
@@ -123,7 +98,8 @@ pub fn search<G: GameTree>(root: &G, limits: &Limits, ws: &mut Workspace) -> Sea
         _ => 1,
     };
     for depth in first..=max_depth {
-        searcher.checking_deadline = depth > first;
+        let iteration_start = Instant::now();
+        searcher.clock.arm(depth > first);
         let score = searcher.negamax(&mut pos, depth, 0, -INFINITY, INFINITY);
         if searcher.aborted {
             result.stopped = limits.stop_reason(searcher.nodes);
@@ -131,29 +107,30 @@ pub fn search<G: GameTree>(root: &G, limits: &Limits, ws: &mut Workspace) -> Sea
         }
         result.depth = depth;
         result.score = score;
-        result.pv = searcher.pv_table[0].clone();
+        result.pv = searcher.pv.line(0).to_vec();
         result.best_move = result.pv.first().copied();
         limits.report(depth, score, searcher.nodes, || {
             render_line(root, &result.pv)
         });
         result.proof = proof_from_score(score);
         if result.proof.is_none() && root.remaining_plies().is_some_and(|r| depth >= r) {
-            result.proof = Some(Proof {
-                outcome: match score.signum() {
-                    1 => Outcome::Win,
-                    -1 => Outcome::Loss,
-                    _ => Outcome::Draw,
-                },
-                plies: root.remaining_plies().unwrap_or(0),
-            });
+            result.proof = Some(Proof::of_sign(score, root.remaining_plies().unwrap_or(0)));
         }
         if result.proof.is_some() {
             result.stopped = Stopped::Proven;
             break;
         }
-        if depth < max_depth && limits.exhausted(searcher.nodes) {
-            result.stopped = limits.stop_reason(searcher.nodes);
-            break;
+        // The core has no growth estimate: it stops only once a limit is
+        // reached.
+        if depth < max_depth {
+            if let Some(stopped) =
+                searcher
+                    .clock
+                    .stop_before_next(searcher.nodes, iteration_start, 0.0)
+            {
+                result.stopped = stopped;
+                break;
+            }
         }
     }
     result.nodes = searcher.nodes;
@@ -187,56 +164,27 @@ fn terminal_score(t: Terminal, ply: usize) -> i32 {
     }
 }
 
-/// Mate scores are stored relative to the node, not the root.
-fn to_tt(score: i32, ply: usize) -> i32 {
-    if score >= WIN_THRESHOLD {
-        score + ply as i32
-    } else if score <= -WIN_THRESHOLD {
-        score - ply as i32
-    } else {
-        score
-    }
-}
-
-fn from_tt(score: i32, ply: usize) -> i32 {
-    if score >= WIN_THRESHOLD {
-        score - ply as i32
-    } else if score <= -WIN_THRESHOLD {
-        score + ply as i32
-    } else {
-        score
-    }
-}
-
 struct Searcher<'a, G: GameTree> {
     tt: &'a mut TranspositionTable,
-    limits: &'a Limits,
+    /// Unarmed in the first iteration, so that a move always exists.
+    clock: Clock<'a>,
     nodes: u64,
     aborted: bool,
-    /// The first iteration ignores the deadline so that a move always exists.
-    checking_deadline: bool,
-    killers: [[Option<u16>; 2]; MAX_PLY],
-    history: Vec<i32>,
+    killers: Killers<Option<u16>>,
+    history: History,
     move_bufs: Vec<Vec<G::Move>>,
     scored_bufs: Vec<Vec<(i32, G::Move)>>,
-    pv_table: Vec<Vec<G::Move>>,
+    pv: PvTable<G::Move>,
 }
 
 impl<G: GameTree> Searcher<'_, G> {
     fn poll(&mut self) {
         // The node budget is exact (a compare per node); the clock and the
         // flag cost more to read.
-        if self.checking_deadline && self.limits.out_of_nodes(self.nodes) {
+        if self.clock.armed() && self.clock.limits().out_of_nodes(self.nodes) {
             self.aborted = true;
         }
-        if self.nodes % POLL_INTERVAL == 0 {
-            let stop = if self.checking_deadline {
-                self.limits.exhausted(self.nodes)
-            } else {
-                self.limits.stop.is_stopped()
-            };
-            self.aborted |= stop;
-        }
+        self.aborted |= self.clock.poll(self.nodes);
     }
 
     fn negamax(
@@ -248,7 +196,7 @@ impl<G: GameTree> Searcher<'_, G> {
         mut beta: i32,
     ) -> i32 {
         self.nodes += 1;
-        self.pv_table[ply].clear();
+        self.pv.clear(ply);
         self.poll();
         if self.aborted {
             return 0;
@@ -261,7 +209,7 @@ impl<G: GameTree> Searcher<'_, G> {
         }
 
         if let Some(mv) = pos.immediate_win() {
-            self.pv_table[ply].push(mv);
+            self.pv.set_single(ply, mv);
             return WIN - ply as i32 - 1;
         }
 
@@ -282,12 +230,7 @@ impl<G: GameTree> Searcher<'_, G> {
             let pv_node = beta - alpha > 1;
             if ply > 0 && !pv_node && u32::from(hit.depth) >= depth {
                 let score = from_tt(hit.score, ply);
-                let cutoff = match hit.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if cutoff {
+                if hit.bound.cuts(score, alpha, beta) {
                     return score;
                 }
             }
@@ -323,20 +266,14 @@ impl<G: GameTree> Searcher<'_, G> {
                 best_move = Some(mv);
                 if score > alpha {
                     alpha = score;
-                    let (head, tail) = self.pv_table.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(mv);
-                    head[ply].extend_from_slice(&tail[0]);
+                    self.pv.update(ply, mv);
                 }
             }
             if alpha >= beta {
                 let code = G::encode(mv);
-                if Some(code) != self.killers[ply][0] {
-                    self.killers[ply][1] = self.killers[ply][0];
-                    self.killers[ply][0] = Some(code);
-                }
+                self.killers.record(ply, Some(code));
                 let side = pos.side_to_move() as usize;
-                self.history[side * MOVE_SPACE + code as usize] += (depth * depth) as i32;
+                self.history.reward(side, code as usize, depth as i32);
                 break;
             }
         }
@@ -346,13 +283,7 @@ impl<G: GameTree> Searcher<'_, G> {
             return 0;
         }
 
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > alpha_orig {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best_score, alpha_orig, beta);
         let stored_move = (bound != Bound::Upper)
             .then(|| best_move.map(G::encode))
             .flatten();
@@ -378,17 +309,18 @@ impl<G: GameTree> Searcher<'_, G> {
     ) {
         let side = pos.side_to_move() as usize;
         scored.clear();
+        let [killer, older_killer] = self.killers.at(ply);
         scored.extend(moves.iter().map(|&mv| {
             let code = G::encode(mv);
             let score = if Some(code) == tt_move {
                 i32::MAX
-            } else if Some(code) == self.killers[ply][0] {
+            } else if Some(code) == killer {
                 i32::MAX - 1
-            } else if Some(code) == self.killers[ply][1] {
+            } else if Some(code) == older_killer {
                 i32::MAX - 2
             } else {
                 pos.order_hint(mv)
-                    .saturating_add(self.history[side * MOVE_SPACE + code as usize])
+                    .saturating_add(self.history.get(side, code as usize))
             };
             (score, mv)
         }));

@@ -8,7 +8,9 @@ pub mod board;
 pub mod engine;
 pub mod pattern;
 pub mod renju;
+mod root;
 pub mod seeds;
+pub mod tables;
 pub mod threat;
 
 use super::notation::{cell_name, parse_cell};
@@ -338,5 +340,5 @@ pub fn describe(pos: &Gomoku) -> PositionReport {
 
 /// Searches the position with the gomoku engine.
 pub fn search(pos: &Gomoku, limits: &Limits, ws: &mut Workspace) -> SearchReport {
-    engine::search(pos, limits, ws)
+    root::search(pos, limits, ws)
 }
