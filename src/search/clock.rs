@@ -6,7 +6,7 @@
 //! engine reads it every node; one interval for all keeps every engine's
 //! reaction to a stop within the same bound (a few milliseconds).
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use super::{Limits, Stopped};
 
@@ -117,17 +117,12 @@ impl<'a> Clock<'a> {
         let next = (now - iteration_start).mul_f64(growth);
         (now + next > deadline).then_some(Stopped::Time)
     }
-
-    /// How long the search has left, if it has a deadline.
-    pub fn remaining(&self) -> Option<Duration> {
-        self.limits
-            .deadline
-            .map(|d| d.saturating_duration_since(Instant::now()))
-    }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
 
     #[test]

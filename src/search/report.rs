@@ -140,7 +140,7 @@ pub fn search_report<G: GameTree>(pos: &G, limits: &Limits, ws: &mut Workspace) 
 
 /// The move and line of a game the core searched, rendered: a finished
 /// game (searched as a line's last move) has no move and answers a pass.
-pub fn tree_report<G: GameTree>(
+fn tree_report<G: GameTree>(
     report: ReportBuilder,
     pos: &G,
     best: Option<G::Move>,
