@@ -6,8 +6,30 @@
 mod common;
 
 use common::Server;
+use gameai::games::connect4::table::SolverTable;
+use gameai::games::gomoku::tables::Tables as GomokuTables;
+use gameai::games::othello::search::Tables as OthelloTables;
 use gameai::games::othello::{self, Othello, PASS};
+use gameai::search::Workspace;
 use serde_json::{Value, json};
+
+#[test]
+fn a_workspace_holding_every_table_stays_within_its_budget() {
+    for mib in [1, 4, 32, 128, 1000] {
+        let budget = mib << 20;
+        let mut ws = Workspace::new(budget);
+        let held = ws.tt().bytes()
+            + ws.extra::<SolverTable>().bytes()
+            + ws.extra::<GomokuTables>().bytes()
+            + ws.extra::<OthelloTables>().bytes();
+        assert!(
+            held <= budget,
+            "{held} bytes held for a budget of {mib} MiB"
+        );
+        // Power-of-two slots waste at most half of each part.
+        assert!(held * 2 >= budget / 2, "{held} bytes of {mib} MiB used");
+    }
+}
 
 /// Peak resident memory of process `pid`, in KiB (`VmHWM`).
 fn peak_resident_kib(pid: u32) -> u64 {

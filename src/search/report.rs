@@ -152,3 +152,53 @@ fn tree_report<G: GameTree>(
     });
     report.line(best_move, render_line(pos, pv))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::WIN;
+    use crate::vocabulary::Outcome;
+
+    #[test]
+    fn an_exact_result_scores_its_proof_and_stops_proven() {
+        let proof = Proof {
+            outcome: Outcome::Loss,
+            plies: 6,
+        };
+        let report = ReportBuilder::new(Player::O)
+            .exact(proof, Some(-10))
+            .depth(12)
+            .nodes(99)
+            .build();
+        assert_eq!(report.score, -(WIN - 6));
+        assert_eq!(report.stopped, Stopped::Proven);
+        let proven = report.proven.unwrap();
+        assert_eq!(
+            (proven.result, proven.plies, proven.disc_diff),
+            (Outcome::Loss, 6, Some(-10))
+        );
+        assert_eq!(
+            (report.depth, report.nodes, report.to_move),
+            (12, 99, Player::O)
+        );
+    }
+
+    #[test]
+    fn a_forced_move_reports_its_child_one_ply_up() {
+        let child = ReportBuilder::new(Player::O)
+            .line(MoveView::pass(), vec!["e6".into(), "f4".into()])
+            .score(WIN - 3)
+            .depth(4)
+            .nodes(50)
+            .build();
+        let report = ReportBuilder::new(Player::X)
+            .line(MoveView::pass(), vec!["pass".into()])
+            .parent_of(child)
+            .build();
+        assert_eq!(report.pv, ["pass", "e6", "f4"]);
+        assert_eq!(report.score, -(WIN - 3));
+        let proven = report.proven.unwrap();
+        assert_eq!((proven.result, proven.plies), (Outcome::Loss, 4));
+        assert_eq!((report.depth, report.nodes), (5, 50));
+    }
+}

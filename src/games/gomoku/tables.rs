@@ -74,6 +74,11 @@ impl EngineTables for Tables {
 }
 
 impl Tables {
+    /// The memory the tables hold, in bytes.
+    pub fn bytes(&self) -> usize {
+        self.tt.bytes() + self.threat_fail.len() * size_of::<(u64, u8)>() + size_of_val(&*self.lmr)
+    }
+
     /// Starts a search: the table's older entries stop counting, so the
     /// same request always gets the same answer.
     pub(super) fn new_search(&mut self) {
@@ -140,6 +145,6 @@ mod tests {
         let t = Tables::default();
         assert_eq!((t.tt.slots(), t.tt_shift), (1 << 20, 44));
         assert_eq!((t.threat_fail.len(), t.threat_shift), (1 << 18, 46));
-        assert!(t.tt.bytes() + t.threat_fail.len() * 16 <= DEFAULT_PART);
+        assert!(t.bytes() <= DEFAULT_PART);
     }
 }

@@ -45,6 +45,13 @@ impl Default for Tables {
     }
 }
 
+impl Tables {
+    /// The memory the tables hold, in bytes.
+    pub fn bytes(&self) -> usize {
+        self.midgame.bytes() + self.endgame.bytes()
+    }
+}
+
 impl EngineTables for Tables {
     fn with_bytes(bytes: usize) -> Self {
         let (num, den) = ENDGAME_SHARE;
