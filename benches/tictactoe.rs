@@ -9,7 +9,7 @@ use gameai::games::tictactoe::TicTacToe;
 use gameai::search::{self, Limits, Workspace};
 
 fn main() {
-    let mut ws = Workspace::new(16 << 20);
+    let mut ws = Workspace::default();
     let root = TicTacToe::default();
     let runs = 2_000;
     let mut times_ns = Vec::with_capacity(runs);

@@ -30,8 +30,10 @@ pub struct Config {
     #[arg(long, env = "GAMEAI_MAX_BODY_BYTES", default_value_t = 64 * 1024)]
     pub max_body_bytes: usize,
 
-    /// Transposition table per worker, in MiB.
-    #[arg(long, env = "GAMEAI_TT_MB", default_value_t = 32, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    /// Each worker's whole table memory, in MiB: split equally among the
+    /// generic search's table and each engine's own (Connect Four's solver,
+    /// gomoku, othello), each allocated when a worker first needs it.
+    #[arg(long, env = "GAMEAI_TT_MB", default_value_t = 128, value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub tt_mb: u64,
 
     /// Origins allowed by CORS, comma-separated; `*` allows any.

@@ -1,7 +1,7 @@
 //! The bounded pool that runs searches off the async runtime.
 //!
 //! A fixed set of threads, each owning a [`Workspace`] (transposition
-//! tables) that lives across requests. In front sits a semaphore with room
+//! tables within one byte budget) that lives across requests. In front sits a semaphore with room
 //! for every worker plus the queue: when it is full, [`Pool::run`] fails at
 //! once with [`PoolError::Overloaded`] rather than letting a queue grow.
 
@@ -53,6 +53,8 @@ struct Inner {
     slots: Arc<Semaphore>,
     capacity: usize,
     workers: usize,
+    /// Each worker's table budget, in bytes.
+    table_bytes: usize,
     busy: AtomicUsize,
     /// Raised at shutdown: every running search sees it.
     shutdown: StopFlag,
@@ -76,9 +78,9 @@ impl Drop for StopOnDrop {
 }
 
 impl Pool {
-    /// Starts `workers` threads, each with a table of `tt_bytes`, and room
-    /// for `queue` searches waiting.
-    pub fn new(workers: usize, queue: usize, tt_bytes: usize) -> Self {
+    /// Starts `workers` threads, each with tables of at most `table_bytes`
+    /// in all, and room for `queue` searches waiting.
+    pub fn new(workers: usize, queue: usize, table_bytes: usize) -> Self {
         let workers = workers.max(1);
         let (tx, rx) = mpsc::channel::<Job>();
         let rx = Arc::new(Mutex::new(rx));
@@ -87,6 +89,7 @@ impl Pool {
             slots: Arc::new(Semaphore::new(workers + queue)),
             capacity: workers + queue,
             workers,
+            table_bytes,
             busy: AtomicUsize::new(0),
             shutdown: StopFlag::new(),
         });
@@ -95,7 +98,7 @@ impl Pool {
             thread::Builder::new()
                 .name(format!("search-{i}"))
                 .spawn(move || {
-                    let mut workspace = Workspace::new(tt_bytes);
+                    let mut workspace = Workspace::new(table_bytes);
                     loop {
                         // The lock is held only while waiting for the next job.
                         let job = match rx.lock().map(|r| r.recv()) {
@@ -112,6 +115,11 @@ impl Pool {
 
     pub fn workers(&self) -> usize {
         self.inner.workers
+    }
+
+    /// Each worker's whole table budget (`GAMEAI_TT_MB`), in bytes.
+    pub fn table_bytes(&self) -> usize {
+        self.inner.table_bytes
     }
 
     /// Workers running a search right now.

@@ -1,14 +1,12 @@
 //! Connect Four's answer to a search: an exact solve when the budget
 //! allows it, otherwise the generic alpha-beta core's deepest iteration.
 
-use std::time::Instant;
-
 use super::board::{Board, HEIGHT, cell_of};
+use super::proof_of_score;
 use super::solver::Solver;
 use super::table::SolverTable;
-use super::{generic_score, proof_of_score};
-use crate::search::{self, Limits, Workspace};
-use crate::vocabulary::{MoveView, ProvenView, SearchReport, Stopped};
+use crate::search::{self, Limits, ReportBuilder, Workspace};
+use crate::vocabulary::{MoveView, SearchReport};
 
 /// The share of a deadline given to the exact solver; the rest is kept
 /// for the depth-limited fallback when the solve does not finish.
@@ -24,7 +22,8 @@ fn move_view(board: &Board, col: usize) -> MoveView {
 /// Solves `board` exactly when the depth allows it and the solve fits in
 /// the time budget; otherwise answers from the generic alpha-beta core.
 pub fn search(board: &Board, limits: &Limits, ws: &mut Workspace) -> SearchReport {
-    let start = Instant::now();
+    let report = ReportBuilder::new(board.side_to_move());
+    let start = report.started();
     let mut solver_nodes = 0;
     let ongoing = !board.last_mover_won() && !board.is_full();
     if ongoing && limits.depth >= board.empty_cells() {
@@ -51,41 +50,29 @@ pub fn search(board: &Board, limits: &Limits, ws: &mut Workspace) -> SearchRepor
             if !next.last_mover_won() && !next.is_full() {
                 pv.extend(solver.principal_variation(&next, -score));
             }
-            let proof = proof_of_score(board, score);
-            return SearchReport {
-                best_move: move_view(board, best),
-                score: generic_score(proof),
-                proven: Some(ProvenView {
-                    result: proof.outcome,
-                    plies: proof.plies,
-                    disc_diff: None,
-                }),
-                depth: board.empty_cells(),
-                nodes: solver.nodes,
-                time_ms: search::elapsed_ms(start),
-                pv: pv.iter().map(|c| (c + 1).to_string()).collect(),
-                stopped: Stopped::Proven,
-                to_move: board.side_to_move(),
-            };
+            return report
+                .line(
+                    move_view(board, best),
+                    pv.iter().map(|c| (c + 1).to_string()).collect(),
+                )
+                .exact(proof_of_score(board, score), None)
+                .depth(board.empty_cells())
+                .nodes(solver.nodes)
+                .build();
         }
         solver_nodes = solver.nodes;
     }
     let result = search::search(board, &limits.after(solver_nodes), ws);
     let best = result.best_move.map(|cell| cell_of(1 << cell).0);
     let pv = search::render_line(board, &result.pv);
-    SearchReport {
-        best_move: best.map_or_else(MoveView::pass, |col| move_view(board, col)),
-        score: result.score,
-        proven: result.proof.map(|p| ProvenView {
-            result: p.outcome,
-            plies: p.plies,
-            disc_diff: None,
-        }),
-        depth: result.depth,
-        nodes: result.nodes + solver_nodes,
-        time_ms: search::elapsed_ms(start),
-        pv,
-        stopped: result.stopped,
-        to_move: board.side_to_move(),
-    }
+    report
+        .line(
+            best.map_or_else(MoveView::pass, |col| move_view(board, col)),
+            pv,
+        )
+        .score_and_proof(result.score, result.proof)
+        .depth(result.depth)
+        .nodes(result.nodes + solver_nodes)
+        .stopped(result.stopped)
+        .build()
 }

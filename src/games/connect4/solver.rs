@@ -22,13 +22,10 @@
 
 use super::board::{Board, CELLS, WIDTH, column_mask, winning_cells};
 use super::table::{NO_MOVE, SolverTable};
-use crate::search::Limits;
+use crate::search::{Clock, Limits};
 
 /// Columns, centre first: central discs take part in more lines.
 pub const CENTRE_FIRST: [usize; WIDTH] = [3, 2, 4, 1, 5, 0, 6];
-
-/// Deadline and stop flag are polled once per this many nodes.
-const POLL_MASK: u64 = (1 << 12) - 1;
 
 /// The score when the side to move, with `moves` discs on the board, wins
 /// with its next disc.
@@ -43,7 +40,7 @@ pub struct Aborted;
 /// An exact solver over one worker's table.
 pub struct Solver<'a> {
     table: &'a mut SolverTable,
-    limits: Option<&'a Limits>,
+    clock: Option<Clock<'a>>,
     /// Positions entered (every call of the search, the root included).
     pub nodes: u64,
     aborted: bool,
@@ -55,7 +52,7 @@ impl<'a> Solver<'a> {
         table.new_solve();
         Self {
             table,
-            limits,
+            clock: limits.map(Clock::new),
             nodes: 0,
             aborted: false,
         }
@@ -154,9 +151,10 @@ impl<'a> Solver<'a> {
         pv
     }
 
+    #[inline]
     fn poll(&mut self) {
-        if let Some(limits) = self.limits {
-            self.aborted |= limits.exhausted(self.nodes);
+        if let Some(clock) = &self.clock {
+            self.aborted |= clock.poll(self.nodes);
         }
     }
 
@@ -165,9 +163,7 @@ impl<'a> Solver<'a> {
     /// move an immediate win.
     fn negamax(&mut self, board: &Board, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
-        if self.nodes & POLL_MASK == 0 {
-            self.poll();
-        }
+        self.poll();
         if self.aborted {
             return 0;
         }

@@ -2,28 +2,35 @@
 //!
 //! A position key is below 2^49. It is first mixed by a bijection of the
 //! 49-bit numbers (an xor-shift, then a multiplication by an odd constant
-//! modulo 2^49): the top 22 bits of the result pick one of 2^22 slots and
-//! the entry keeps the low 27 bits. The two parts together give back the
-//! mixed key and so the key itself: a hit is never a different position.
-//! Each entry keeps a lower and an upper bound on the position's score and
-//! the move that last refuted a window, in 8 bytes (32 MiB in all).
+//! modulo 2^49): the top `S` bits of the result pick one of 2^`S` slots
+//! and the entry keeps the other `49 - S` bits. The two parts together
+//! give back the mixed key and so the key itself: a hit is never a
+//! different position. Each entry keeps a lower and an upper bound on the
+//! position's score and the move that last refuted a window, in 8 bytes.
 //!
-//! A generation stamp makes reuse cheap: starting a solve bumps it, and a
-//! probe ignores entries of other generations, so the worker's table is
-//! never reallocated or swept except once every 65535 solves.
+//! The entry's tag holds 29 bits of the key and the move. A table of
+//! 2^20 slots or more needs no more; a smaller one (a small budget) keeps
+//! the key's remaining bits in the top of the generation field, which
+//! then tells fewer searches apart (the memory is wiped more often).
+
+use crate::search::table::{Entry as TableEntry, Table, slots_for};
+use crate::search::{DEFAULT_PART, EngineTables};
 
 /// Bits of a position key.
 const KEY_BITS: u32 = 49;
-/// log2 of the slot count.
-const SLOT_BITS: u32 = 22;
-/// Slots in the table.
-pub const SLOTS: usize = 1 << SLOT_BITS;
 const KEY_MASK: u64 = (1 << KEY_BITS) - 1;
 /// Odd, so multiplying by it modulo 2^49 is a bijection.
 const MIX: u64 = 0x9E37_79B9_7F4A_7C15 & KEY_MASK;
+/// Bits of the key the tag holds (the move takes the 3 above them).
+const TAG_BITS: u32 = 29;
+/// Bits of the generation field.
+const GENERATION_BITS: u32 = 16;
+/// The fewest slots: the key bits beyond the tag's must leave the
+/// generation field room for a few stamps.
+const MIN_SLOT_BITS: u32 = 10;
+/// The most slots: a tag of 29 bits then holds more than the key needs.
+const MAX_SLOT_BITS: u32 = KEY_BITS - 1;
 
-/// Bits of the key an entry keeps.
-const CHECK_BITS: u32 = KEY_BITS - SLOT_BITS;
 /// Stored when a bound is unknown: outside every real score (±18).
 const NO_LOWER: i8 = i8::MIN;
 const NO_UPPER: i8 = i8::MAX;
@@ -33,29 +40,34 @@ pub const NO_MOVE: u8 = 7;
 #[derive(Clone, Copy, Default)]
 #[repr(C)]
 struct Entry {
-    /// The check bits of the key, and the move (3 bits) above them.
+    /// The low bits of the key's check part, and the move (3 bits) above.
     tag: u32,
-    /// 0 is never a live generation: zeroed entries are empty.
+    /// The search's stamp (0 never counts: zeroed entries are empty), and
+    /// above it the check bits the tag has no room for.
     generation: u16,
     lower: i8,
     upper: i8,
 }
 
+impl TableEntry for Entry {
+    const GENERATIONS: u32 = 1 << GENERATION_BITS;
+}
+
 impl Entry {
     #[inline]
     fn check(&self) -> u32 {
-        self.tag & ((1 << CHECK_BITS) - 1)
+        self.tag & ((1 << TAG_BITS) - 1)
     }
 
     #[inline]
     fn mv(&self) -> u8 {
-        (self.tag >> CHECK_BITS) as u8
+        (self.tag >> TAG_BITS) as u8
     }
 }
 
 #[inline]
-fn tag(check: u32, mv: u8) -> u32 {
-    check | u32::from(mv) << CHECK_BITS
+fn tag(check: u64, mv: u8) -> u32 {
+    (check & ((1 << TAG_BITS) - 1)) as u32 | u32::from(mv) << TAG_BITS
 }
 
 /// What the table knows about a position.
@@ -71,79 +83,98 @@ pub struct Known {
 
 /// One worker's solver table, kept in its `Workspace` between requests.
 pub struct SolverTable {
-    entries: Vec<Entry>,
-    generation: u16,
+    table: Table<Entry>,
+    /// log2 of the slot count.
+    slot_bits: u32,
+    /// Bits of the generation field that hold the stamp.
+    stamp_bits: u32,
 }
 
 impl Default for SolverTable {
+    /// The table of the default budget: 2^22 slots (32 MiB).
     fn default() -> Self {
-        Self {
-            entries: allocate(),
-            generation: 0,
-        }
+        Self::with_bytes(DEFAULT_PART)
+    }
+}
+
+impl EngineTables for SolverTable {
+    fn with_bytes(bytes: usize) -> Self {
+        let slots = slots_for::<Entry>(bytes, 1 << MIN_SLOT_BITS).min(1 << MAX_SLOT_BITS);
+        Self::with_slot_bits(slots.trailing_zeros())
     }
 }
 
 impl SolverTable {
-    /// Forgets everything, logically: a new generation.
-    pub fn new_solve(&mut self) {
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            // The stamp wrapped: entries 65535 solves old would look fresh.
-            self.entries.fill(Entry::default());
-            self.generation = 1;
+    /// A table of 2^`slot_bits` slots.
+    fn with_slot_bits(slot_bits: u32) -> Self {
+        assert!((MIN_SLOT_BITS..=MAX_SLOT_BITS).contains(&slot_bits));
+        let extra = (KEY_BITS - slot_bits).saturating_sub(TAG_BITS);
+        let stamp_bits = GENERATION_BITS - extra;
+        Self {
+            table: Table::with_generations(1 << slot_bits, 1 << stamp_bits),
+            slot_bits,
+            stamp_bits,
         }
     }
 
-    /// The slot of `key` and the check bits the entry keeps.
+    pub fn bytes(&self) -> usize {
+        self.table.bytes()
+    }
+
+    /// Forgets everything, logically: a new generation.
+    pub fn new_solve(&mut self) {
+        self.table.new_search();
+    }
+
+    /// The slot of `key` and the rest of the mixed key, which the entry
+    /// keeps.
     #[inline]
-    fn locate(key: u64) -> (usize, u32) {
+    fn locate(&self, key: u64) -> (usize, u64) {
         let x = key ^ (key >> 25);
         let x = x.wrapping_mul(MIX) & KEY_MASK;
-        (
-            (x >> (KEY_BITS - SLOT_BITS)) as usize,
-            (x & ((1 << (KEY_BITS - SLOT_BITS)) - 1)) as u32,
-        )
+        let check_bits = KEY_BITS - self.slot_bits;
+        ((x >> check_bits) as usize, x & ((1 << check_bits) - 1))
+    }
+
+    /// The generation field an entry for `check` carries in this search.
+    #[inline]
+    fn stamp(&self, check: u64) -> u16 {
+        ((check >> TAG_BITS) << self.stamp_bits) as u16 | self.table.generation()
     }
 
     /// Asks the cache for the slot of `key` ahead of its probe.
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let entry: *const Entry = &self.entries[Self::locate(key).0];
-            // SAFETY: a prefetch is a hint; it never faults, even if the
-            // address were invalid, and this one points into the table.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(entry.cast()) };
-        }
+        self.table.prefetch(self.locate(key).0);
     }
 
     /// What is known about the position with `key`.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Known> {
-        let (slot, check) = Self::locate(key);
-        let e = self.entries[slot];
-        (e.generation == self.generation && e.check() == check).then_some(Known {
-            lower: e.lower,
-            upper: e.upper,
-            mv: e.mv(),
-        })
+        let (slot, check) = self.locate(key);
+        let e = *self.table.get(slot);
+        (e.generation == self.stamp(check) && u64::from(e.check()) == check & ((1 << TAG_BITS) - 1))
+            .then_some(Known {
+                lower: e.lower,
+                upper: e.upper,
+                mv: e.mv(),
+            })
     }
 
     /// Records that the score is at least `lower`, refuted by column `mv`.
     #[inline]
     pub fn store_lower(&mut self, key: u64, lower: i8, mv: u8) {
-        let generation = self.generation;
-        let (slot, check) = Self::locate(key);
-        let e = &mut self.entries[slot];
-        if e.generation == generation && e.check() == check {
+        let (slot, check) = self.locate(key);
+        let stamp = self.stamp(check);
+        let tag = tag(check, mv);
+        let e = self.table.get_mut(slot);
+        if e.generation == stamp && e.check() == tag & ((1 << TAG_BITS) - 1) {
             e.lower = e.lower.max(lower);
-            e.tag = tag(check, mv);
+            e.tag = tag;
         } else {
             *e = Entry {
-                tag: tag(check, mv),
-                generation,
+                tag,
+                generation: stamp,
                 lower,
                 upper: NO_UPPER,
             };
@@ -153,15 +184,15 @@ impl SolverTable {
     /// Records that the score is at most `upper`.
     #[inline]
     pub fn store_upper(&mut self, key: u64, upper: i8) {
-        let generation = self.generation;
-        let (slot, check) = Self::locate(key);
-        let e = &mut self.entries[slot];
-        if e.generation == generation && e.check() == check {
+        let (slot, check) = self.locate(key);
+        let stamp = self.stamp(check);
+        let e = self.table.get_mut(slot);
+        if e.generation == stamp && u64::from(e.check()) == check & ((1 << TAG_BITS) - 1) {
             e.upper = e.upper.min(upper);
         } else {
             *e = Entry {
                 tag: tag(check, NO_MOVE),
-                generation,
+                generation: stamp,
                 lower: NO_LOWER,
                 upper,
             };
@@ -169,76 +200,97 @@ impl SolverTable {
     }
 }
 
-/// The table's memory, backed by huge pages where the kernel allows: a
-/// probe lands anywhere in 32 MiB, and with 4 KiB pages most probes also
-/// miss the TLB. Measured here: about 15% less CPU time per solve.
-fn allocate() -> Vec<Entry> {
-    let mut entries = Vec::with_capacity(SLOTS);
-    advise_huge_pages(&entries);
-    entries.resize(SLOTS, Entry::default());
-    entries
-}
-
-#[cfg(target_os = "linux")]
-fn advise_huge_pages(entries: &Vec<Entry>) {
-    const PAGE: usize = 4096;
-    let addr = entries.as_ptr() as usize;
-    let start = addr.next_multiple_of(PAGE);
-    let end = (addr + entries.capacity() * size_of::<Entry>()) / PAGE * PAGE;
-    if end > start {
-        // SAFETY: the range lies inside the vector's allocation, and
-        // madvise(MADV_HUGEPAGE) only tells the kernel how to back those
-        // pages; it reads and writes no memory. If transparent huge pages
-        // are off it fails and ordinary pages are used: nothing to handle.
-        unsafe {
-            libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
-        }
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_: &Vec<Entry>) {}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The inverse of MIX modulo 2^49, by Newton's iteration.
+    fn inverse() -> u64 {
+        let mut inverse: u64 = 1;
+        for _ in 0..6 {
+            inverse = inverse.wrapping_mul(2u64.wrapping_sub(MIX.wrapping_mul(inverse)));
+        }
+        inverse
+    }
 
     #[test]
     fn slot_and_check_bits_determine_the_key() {
         // Walk the mixing backwards: undo the multiplication with the
         // inverse of MIX modulo 2^49, then the xor-shift.
-        let mut inverse: u64 = 1;
-        for _ in 0..6 {
-            inverse = inverse.wrapping_mul(2u64.wrapping_sub(MIX.wrapping_mul(inverse)));
-        }
-        for key in [0, 1, 12345, (1 << 48) + 777, KEY_MASK] {
-            let (slot, check) = SolverTable::locate(key);
-            let x = (slot as u64) << (KEY_BITS - SLOT_BITS) | u64::from(check);
-            let y = x.wrapping_mul(inverse) & KEY_MASK;
-            assert_eq!(y ^ (y >> 25), key);
+        let inverse = inverse();
+        for slot_bits in [MIN_SLOT_BITS, 17, 20, 22, 26] {
+            let t = SolverTable {
+                table: Table::with_generations(2, 2),
+                slot_bits,
+                stamp_bits: 0,
+            };
+            for key in [0, 1, 12345, (1 << 48) + 777, KEY_MASK] {
+                let (slot, check) = t.locate(key);
+                let x = (slot as u64) << (KEY_BITS - slot_bits) | check;
+                let y = x.wrapping_mul(inverse) & KEY_MASK;
+                assert_eq!(y ^ (y >> 25), key);
+            }
         }
     }
 
     #[test]
-    fn bounds_tighten_and_generations_forget() {
-        let mut t = SolverTable::default();
+    fn the_default_budget_keeps_the_tuned_size() {
+        let t = SolverTable::default();
+        assert_eq!((t.slot_bits, t.stamp_bits, t.bytes()), (22, 16, 32 << 20));
+    }
+
+    #[test]
+    fn small_tables_never_mistake_a_key_for_another() {
+        // Keys that share a slot and the tag's 29 bits but differ above:
+        // build them from mixed values, through the inverse mixing.
+        let inverse = inverse();
+        let unmix = |x: u64| {
+            let y = x.wrapping_mul(inverse) & KEY_MASK;
+            // On 49 bits, the xor-shift by 25 is its own inverse.
+            y ^ (y >> 25)
+        };
+        let mut t = SolverTable::with_bytes(1 << 20);
+        assert_eq!(t.slot_bits, 17);
         t.new_solve();
-        let key = (1u64 << 48) + 12345;
-        assert_eq!(t.probe(key), None);
-        t.store_lower(key, -3, 2);
-        t.store_upper(key, 5);
-        t.store_lower(key, 1, 4);
-        t.store_upper(key, 7);
+        let a = unmix(1 << TAG_BITS | 1234);
+        let b = unmix(2 << TAG_BITS | 1234);
+        assert_eq!(t.locate(a).0, t.locate(b).0);
         assert_eq!(
-            t.probe(key),
-            Some(Known {
-                lower: 1,
-                upper: 5,
-                mv: 4
-            })
+            t.locate(a).1 & ((1 << TAG_BITS) - 1),
+            t.locate(b).1 & ((1 << TAG_BITS) - 1)
         );
-        assert_eq!(t.probe(key + 1), None);
-        t.new_solve();
-        assert_eq!(t.probe(key), None);
+        t.store_lower(a, 3, 2);
+        assert_eq!(t.probe(b), None);
+        assert_eq!(t.probe(a).map(|k| (k.lower, k.mv)), Some((3, 2)));
+        // And the stamps still wrap without resurrecting anything.
+        for _ in 0..(1 << t.stamp_bits) {
+            t.new_solve();
+        }
+        assert_eq!(t.probe(a), None);
+    }
+
+    #[test]
+    fn bounds_tighten_and_generations_forget() {
+        for bytes in [DEFAULT_PART, 1 << 20, 8 << 10] {
+            let mut t = SolverTable::with_bytes(bytes);
+            t.new_solve();
+            let key = (1u64 << 48) + 12345;
+            assert_eq!(t.probe(key), None);
+            t.store_lower(key, -3, 2);
+            t.store_upper(key, 5);
+            t.store_lower(key, 1, 4);
+            t.store_upper(key, 7);
+            assert_eq!(
+                t.probe(key),
+                Some(Known {
+                    lower: 1,
+                    upper: 5,
+                    mv: 4
+                })
+            );
+            assert_eq!(t.probe(key + 1), None);
+            t.new_solve();
+            assert_eq!(t.probe(key), None);
+        }
     }
 }

@@ -1,33 +1,29 @@
-//! The gomoku search: threat-space search at the root (an immediate win,
-//! VCF for both sides, VCT within part of the budget), then iterative
-//! deepening principal-variation search over threat-restricted candidate
-//! moves, with a transposition table, killers, history, late-move
-//! reductions and a VCF check at the leaves.
+//! The gomoku engine's alpha-beta search: principal-variation search over
+//! threat-restricted candidate moves, with a transposition table, killers,
+//! history, late-move reductions, static pruning and a VCF check at the
+//! leaves. The threat searches (`threat`) and the root (`root`) work on
+//! the same [`Engine`].
 
 use std::time::Instant;
 
+use super::Rules;
 use super::board::{Board, Cell, MAX_CELLS, color, flag};
-use super::threat::LINE_PLIES;
-use super::{Gomoku, Rules};
-use crate::games::{MoveView, ProvenView, SearchReport, Stopped};
-use crate::search::{EVAL_LIMIT, Limits, Outcome, WIN, WIN_THRESHOLD, Workspace, proof_from_score};
+use super::tables::{LMR_DEPTHS, LMR_MOVES, Tables};
+use crate::search::{
+    Bound, Clock, EVAL_LIMIT, History, Killers, Limits, PvTable, WIN, WIN_THRESHOLD, from_tt, to_tt,
+};
 
 pub(super) const MAX_PLY: usize = 96;
-const INF: i32 = WIN + 1;
+/// Threat-search lines are kept up to this ply.
+pub(super) const LINE_PLIES: usize = MAX_PLY * 2 + 128;
+pub(super) const INF: i32 = WIN + 1;
 /// Fours a VCF at a leaf may use, and the nodes it may spend: leaf VCFs
 /// are most of the tree's plays, and a short one still finds the quick wins.
 const LEAF_VCF_FOURS: u32 = 4;
 const LEAF_VCF_NODES: u64 = 8;
-/// Root VCF: fours and nodes when there is no deadline.
-const ROOT_VCF_FOURS: u32 = 40;
-const ROOT_VCF_NODES: u64 = 1_000_000;
-/// Nodes for the opponent's VCF and the search for moves that stop it,
-/// without a deadline.
-const ROOT_OPP_VCF_NODES: u64 = 400_000;
-/// Root VCT: threat depth (attacker moves) and nodes without a deadline.
-const ROOT_VCT_DEPTH: u32 = 12;
-const ROOT_VCT_NODES: u64 = 60_000;
-const POLL_MASK: u64 = 1023;
+/// History scores stop growing here, so old cut-offs fade against the
+/// candidates' shape values.
+const HISTORY_CAP: i32 = 2_000;
 /// Futility margin per ply of depth left, in evaluation units.
 const FUTILITY_MARGIN: i32 = 250;
 /// Reverse futility: a node this far above beta per ply of depth left, with
@@ -38,84 +34,26 @@ const RFP_MARGIN: i32 = 200;
 /// opponent, is settled by the leaf's forced-win check.
 const RAZOR_DEPTH: i32 = 2;
 const RAZOR_MARGIN: i32 = 250;
-/// Late-move reductions are looked up by depth and move number.
-const LMR_DEPTHS: usize = 64;
-const LMR_MOVES: usize = 64;
-
-const TT_BITS: u32 = 20;
-const VCF_BITS: u32 = 18;
-
-#[derive(Clone, Copy, Default)]
-struct TtEntry {
-    key: u64,
-    score: i32,
-    mv: Cell,
-    depth: i8,
-    bound: u8,
-    age: u8,
-}
-
-const LOWER: u8 = 1;
-const UPPER: u8 = 2;
-const EXACT: u8 = 3;
-
-/// A worker's gomoku tables, kept across requests (`Workspace::extra`).
-pub struct Tables {
-    tt: Vec<TtEntry>,
-    /// Failed threat searches: key and the budget that failed.
-    pub(super) threat_fail: Vec<(u64, u8)>,
-    age: u8,
-    /// Late-move reduction by depth and move number.
-    lmr: Box<[[u8; LMR_MOVES]; LMR_DEPTHS]>,
-}
-
-impl Default for Tables {
-    fn default() -> Self {
-        Self {
-            tt: vec![TtEntry::default(); 1 << TT_BITS],
-            threat_fail: vec![(0, 0); 1 << VCF_BITS],
-            age: 0,
-            lmr: lmr_table(),
-        }
-    }
-}
-
-/// Reductions grow with the logarithms of both the depth left and the
-/// move's rank: late moves at high depth are rarely best, and a re-search
-/// catches the ones that are.
-fn lmr_table() -> Box<[[u8; LMR_MOVES]; LMR_DEPTHS]> {
-    let mut t = Box::new([[0u8; LMR_MOVES]; LMR_DEPTHS]);
-    for (d, row) in t.iter_mut().enumerate().skip(1) {
-        for (i, r) in row.iter_mut().enumerate().skip(1) {
-            let v = 0.5 + (d as f64).ln() * (i as f64).ln();
-            *r = v as u8;
-        }
-    }
-    t
-}
 
 /// One search in progress.
 pub struct Engine<'a> {
     pub(super) b: Board,
     pub(super) tables: &'a mut Tables,
-    limits: &'a Limits,
+    /// Unarmed in the first iteration so a move always exists; the root's
+    /// threat searches run as stages with a share of the budget.
+    pub(super) clock: Clock<'a>,
     pub(super) nodes: u64,
     /// When the search began (for time management).
-    started: Instant,
+    pub(super) started: Instant,
     pub(super) aborted: bool,
-    /// The first PVS iteration ignores the deadline so a move always exists.
-    check_deadline: bool,
-    /// A softer deadline for the root threat searches.
-    pub(super) phase_deadline: Option<Instant>,
-    pub(super) phase_nodes: u64,
     /// Node budget of the current bounded threat search, and whether it ran out.
     pub(super) threat_limit: u64,
     pub(super) threat_cut: bool,
-    killers: [[Cell; 2]; MAX_PLY],
-    history: Vec<[i32; MAX_CELLS]>,
-    move_bufs: Vec<Vec<(i32, Cell)>>,
+    pub(super) killers: Killers<Cell>,
+    history: History,
+    pub(super) move_bufs: Vec<Vec<(i32, Cell)>>,
     pub(super) cell_buf: Vec<Vec<Cell>>,
-    pv: Vec<Vec<Cell>>,
+    pub(super) pv: PvTable<Cell>,
     /// Threat-search lines by ply: the winning continuation found there.
     pub(super) lines: Vec<Vec<Cell>>,
 }
@@ -135,42 +73,30 @@ impl<'a> Engine<'a> {
     pub fn new(b: Board, tables: &'a mut Tables, limits: &'a Limits) -> Self {
         // Each search starts from an empty table (entries of other ages are
         // ignored), so the same request always gets the same answer.
-        crate::search::next_generation(&mut tables.age, 256, &mut tables.tt);
+        tables.new_search();
         Engine {
             b,
             tables,
-            limits,
+            clock: Clock::new(limits),
             nodes: 0,
             started: Instant::now(),
             aborted: false,
-            check_deadline: true,
-            phase_deadline: None,
-            phase_nodes: u64::MAX,
             threat_limit: u64::MAX,
             threat_cut: false,
-            killers: [[0; 2]; MAX_PLY],
-            history: vec![[0; MAX_CELLS]; 2],
+            killers: Killers::new(MAX_PLY, 0),
+            history: History::new(MAX_CELLS, HISTORY_CAP),
             move_bufs: (0..MAX_PLY).map(|_| Vec::new()).collect(),
             cell_buf: (0..LINE_PLIES).map(|_| Vec::new()).collect(),
             lines: (0..LINE_PLIES).map(|_| Vec::new()).collect(),
-            pv: vec![Vec::new(); MAX_PLY + 1],
+            pv: PvTable::new(MAX_PLY),
         }
     }
 
-    /// Counts a node and polls the limits every thousand nodes.
+    /// Counts a node and polls the limits once an interval.
     #[inline]
     pub(super) fn tick(&mut self) {
         self.nodes += 1;
-        if self.nodes & POLL_MASK == 0 {
-            let now_expired = if self.check_deadline {
-                self.limits.exhausted(self.nodes)
-            } else {
-                self.limits.stop.is_stopped()
-            };
-            let phase_over = self.phase_deadline.is_some_and(|d| Instant::now() >= d)
-                || self.nodes >= self.phase_nodes;
-            self.aborted |= now_expired || phase_over;
-        }
+        self.aborted |= self.clock.poll(self.nodes);
     }
 
     /// Is black to move under renju, where moves must be checked?
@@ -190,26 +116,6 @@ impl<'a> Engine<'a> {
         let theirs = self.b.total(1 - me);
         // The side to move cashes its shapes first.
         (mine + mine / 6 - theirs).clamp(-EVAL_LIMIT, EVAL_LIMIT)
-    }
-
-    fn tt_probe(&self, key: u64) -> Option<TtEntry> {
-        let e = self.tables.tt[(key >> (64 - TT_BITS)) as usize];
-        (e.key == key && e.bound != 0 && e.age == self.tables.age).then_some(e)
-    }
-
-    fn tt_store(&mut self, key: u64, depth: i32, score: i32, bound: u8, mv: Cell) {
-        let age = self.tables.age;
-        let slot = &mut self.tables.tt[(key >> (64 - TT_BITS)) as usize];
-        if slot.key == key || slot.age != age || depth as i8 >= slot.depth {
-            *slot = TtEntry {
-                key,
-                score,
-                mv,
-                depth: depth.clamp(-1, 100) as i8,
-                bound,
-                age,
-            };
-        }
     }
 
     /// Candidate moves for the side to move, scored for ordering, into
@@ -253,7 +159,7 @@ impl<'a> Engine<'a> {
                 };
                 if take && self.legal_for(c, me) {
                     let score =
-                        mine.value * 5 / 4 + theirs.value + self.history[me][c as usize] / 8;
+                        mine.value * 5 / 4 + theirs.value + self.history.get(me, c as usize) / 8;
                     moves.push((score, c));
                 }
             }
@@ -312,9 +218,9 @@ impl<'a> Engine<'a> {
         self.evaluate()
     }
 
-    fn pvs(&mut self, depth: i32, ply: usize, mut alpha: i32, mut beta: i32) -> i32 {
+    pub(super) fn pvs(&mut self, depth: i32, ply: usize, mut alpha: i32, mut beta: i32) -> i32 {
         self.tick();
-        self.pv[ply].clear();
+        self.pv.clear(ply);
         if self.aborted {
             return 0;
         }
@@ -335,16 +241,11 @@ impl<'a> Engine<'a> {
         }
         let key = self.b.hash();
         let mut tt_move = 0;
-        if let Some(e) = self.tt_probe(key) {
+        if let Some(e) = self.tables.probe(key) {
             tt_move = e.mv;
             if i32::from(e.depth) >= depth {
                 let score = from_tt(e.score, ply);
-                let cut = match e.bound {
-                    EXACT => true,
-                    LOWER => score >= beta,
-                    _ => score <= alpha,
-                };
-                if cut {
+                if e.bound().cuts(score, alpha, beta) {
                     return score;
                 }
             }
@@ -377,12 +278,13 @@ impl<'a> Engine<'a> {
             Gen::Moves => {}
         }
         let mut moves = std::mem::take(&mut self.move_bufs[ply]);
+        let [killer, older_killer] = self.killers.at(ply);
         for m in moves.iter_mut() {
             if m.1 == tt_move {
                 m.0 = i32::MAX;
-            } else if m.1 == self.killers[ply][0] {
+            } else if m.1 == killer {
                 m.0 += 400;
-            } else if m.1 == self.killers[ply][1] {
+            } else if m.1 == older_killer {
                 m.0 += 300;
             }
         }
@@ -429,7 +331,7 @@ impl<'a> Engine<'a> {
                     let mut r = i32::from(
                         self.tables.lmr[(depth as usize).min(LMR_DEPTHS - 1)][i.min(LMR_MOVES - 1)],
                     );
-                    let killer = mv == self.killers[ply][0] || mv == self.killers[ply][1];
+                    let killer = self.killers.contains(ply, mv);
                     r -= i32::from(forcing) + i32::from(pv_node) + i32::from(killer);
                     r.clamp(0, depth - 2)
                 } else {
@@ -453,19 +355,12 @@ impl<'a> Engine<'a> {
                 best_move = mv;
                 if score > alpha {
                     alpha = score;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(mv);
-                    head[ply].extend_from_slice(&tail[0]);
+                    self.pv.update(ply, mv);
                 }
             }
             if alpha >= beta {
-                if self.killers[ply][0] != mv {
-                    self.killers[ply][1] = self.killers[ply][0];
-                    self.killers[ply][0] = mv;
-                }
-                let h = &mut self.history[me][mv as usize];
-                *h = (*h + depth * depth).min(2_000);
+                self.killers.record(ply, mv);
+                self.history.reward(me, mv as usize, depth);
                 break;
             }
         }
@@ -473,373 +368,9 @@ impl<'a> Engine<'a> {
         if self.aborted {
             return 0;
         }
-        let bound = if best >= beta {
-            LOWER
-        } else if best > alpha_orig {
-            EXACT
-        } else {
-            UPPER
-        };
-        self.tt_store(key, depth, to_tt(best, ply), bound, best_move);
+        let bound = Bound::of(best, alpha_orig, beta);
+        self.tables
+            .store(key, depth, to_tt(best, ply), bound, best_move);
         best
     }
-}
-
-fn to_tt(score: i32, ply: usize) -> i32 {
-    if score >= WIN_THRESHOLD {
-        score + ply as i32
-    } else if score <= -WIN_THRESHOLD {
-        score - ply as i32
-    } else {
-        score
-    }
-}
-
-fn from_tt(score: i32, ply: usize) -> i32 {
-    if score >= WIN_THRESHOLD {
-        score - ply as i32
-    } else if score <= -WIN_THRESHOLD {
-        score + ply as i32
-    } else {
-        score
-    }
-}
-
-/// What the root search settled on.
-struct RootResult {
-    best: Cell,
-    score: i32,
-    depth: u32,
-    pv: Vec<Cell>,
-    stopped: Stopped,
-}
-
-impl Engine<'_> {
-    /// Sets a phase limit: a share of the remaining time, or a node budget
-    /// when there is no deadline (so answers stay reproducible).
-    fn start_phase(&mut self, share: f64, nodes: u64) {
-        self.aborted = false;
-        match self.limits.deadline {
-            Some(d) => {
-                let left = d.saturating_duration_since(Instant::now());
-                self.phase_deadline = Some(Instant::now() + left.mul_f64(share));
-                self.phase_nodes = u64::MAX;
-            }
-            None => {
-                self.phase_deadline = None;
-                self.phase_nodes = self.nodes + nodes;
-            }
-        }
-    }
-
-    fn end_phase(&mut self) {
-        tracing::trace!(
-            search.nodes = self.nodes,
-            duration_ms = self.started.elapsed().as_millis() as u64,
-            phase_over = self.aborted,
-            "gomoku threat phase done"
-        );
-        self.phase_deadline = None;
-        self.phase_nodes = u64::MAX;
-        // A phase that ran out of its share is not a stop of the search,
-        // but a real deadline or stop request is.
-        self.aborted = self.limits.exhausted(self.nodes);
-    }
-
-    /// VCF for `color` from the current position by iterative deepening on
-    /// the number of fours: the shortest one it finds, in plies.
-    fn root_vcf(&mut self, color: usize) -> Option<(u32, Cell)> {
-        let passed = color != self::color(self.b.side_to_move());
-        if passed {
-            self.b.pass();
-        }
-        let mut found = None;
-        for fours in 1..=ROOT_VCF_FOURS {
-            if let Some(plies) = self.vcf(color, fours, 0) {
-                found = Some(plies);
-                break;
-            }
-            if self.aborted || self.b.flag_count(color, flag::FOUR) == 0 {
-                break;
-            }
-        }
-        let result = found.and_then(|plies| self.vcf_first_move(color, plies).map(|m| (plies, m)));
-        if passed {
-            self.b.unpass();
-        }
-        result
-    }
-
-    /// Iterative deepening PVS over `roots`.
-    fn root_search(&mut self, roots: &[Cell]) -> RootResult {
-        let mut order: Vec<(i32, Cell)> = {
-            let me = color(self.b.side_to_move());
-            roots
-                .iter()
-                .map(|&c| {
-                    let v = self.b.info(c, me).value * 5 / 4 + self.b.info(c, 1 - me).value;
-                    (v, c)
-                })
-                .collect()
-        };
-        order.sort_by_key(|m| std::cmp::Reverse(m.0));
-        let mut result = RootResult {
-            best: order[0].1,
-            score: 0,
-            depth: 0,
-            pv: vec![order[0].1],
-            stopped: Stopped::Depth,
-        };
-        let max_depth = self.limits.depth.clamp(1, MAX_PLY as u32 - 8);
-        for depth in 1..=max_depth {
-            let iteration_start = Instant::now();
-            self.check_deadline = depth > 1;
-            let mut alpha = -INF;
-            let beta = INF;
-            let mut iter_best: Option<(Cell, i32, Vec<Cell>)> = None;
-            let me = color(self.b.side_to_move());
-            let forcing: Vec<bool> = order
-                .iter()
-                .map(|&(_, mv)| {
-                    self.b.info(mv, me).flags & (flag::FOUR | flag::THREE) != 0
-                        || self.b.info(mv, 1 - me).flags & flag::FOUR != 0
-                })
-                .collect();
-            for (i, entry) in order.iter_mut().enumerate() {
-                let mv = entry.1;
-                self.b.play(mv);
-                let score = if i == 0 {
-                    -self.pvs(depth as i32 - 1, 1, -beta, -alpha)
-                } else {
-                    // Late, quiet root moves get a reduced first look.
-                    let r = if depth >= 4 && i >= 4 && !forcing[i] {
-                        let d = (depth as usize).min(LMR_DEPTHS - 1);
-                        i32::from(self.tables.lmr[d][i.min(LMR_MOVES - 1)])
-                            .clamp(1, depth as i32 - 2)
-                    } else {
-                        0
-                    };
-                    let mut s = -self.pvs(depth as i32 - 1 - r, 1, -alpha - 1, -alpha);
-                    if s > alpha && r > 0 && !self.aborted {
-                        s = -self.pvs(depth as i32 - 1, 1, -alpha - 1, -alpha);
-                    }
-                    if s > alpha && !self.aborted {
-                        -self.pvs(depth as i32 - 1, 1, -beta, -alpha)
-                    } else {
-                        s
-                    }
-                };
-                self.b.undo();
-                if self.aborted {
-                    break;
-                }
-                entry.0 = score;
-                if score > alpha {
-                    alpha = score;
-                    let mut pv = vec![mv];
-                    pv.extend_from_slice(&self.pv[1]);
-                    iter_best = Some((mv, score, pv));
-                    if score >= WIN_THRESHOLD {
-                        break;
-                    }
-                }
-            }
-            if self.aborted {
-                // A better move found and fully searched in the cut-short
-                // iteration is kept; otherwise the last complete iteration.
-                if let Some((mv, score, pv)) = iter_best.filter(|b| b.0 != result.best) {
-                    if score > result.score || result.depth == 0 {
-                        result.best = mv;
-                        result.score = score;
-                        result.pv = pv;
-                    }
-                }
-                result.stopped = self.limits.stop_reason(self.nodes);
-                break;
-            }
-            if let Some((mv, score, pv)) = iter_best {
-                result.best = mv;
-                result.score = score;
-                result.pv = pv;
-            }
-            result.depth = depth;
-            self.limits.report(depth, result.score, self.nodes, || {
-                let name = |&c: &Cell| {
-                    let (r, col) = self.b.row_col(c);
-                    crate::games::notation::cell_name(r, col)
-                };
-                result.pv.iter().map(name).collect()
-            });
-            tracing::trace!(
-                search.depth = depth,
-                search.nodes = self.nodes,
-                search.score = result.score,
-                duration_ms = self.started.elapsed().as_millis() as u64,
-                "gomoku iteration"
-            );
-            // Best first next time; the rest by this iteration's scores.
-            let best = result.best;
-            order.sort_by(|a, b| (b.1 == best).cmp(&(a.1 == best)).then(b.0.cmp(&a.0)));
-            if result.score.abs() >= WIN_THRESHOLD {
-                result.stopped = Stopped::Proven;
-                break;
-            }
-            // The next iteration costs more than this one (about one and a
-            // half times with the reductions): starting one that cannot end
-            // would only burn the rest of the budget.
-            let late = self.limits.deadline.is_some_and(|d| {
-                let next = iteration_start.elapsed().mul_f64(1.5);
-                Instant::now() + next > d
-            });
-            if depth < max_depth && (self.limits.exhausted(self.nodes) || late) {
-                result.stopped = self.limits.stop_reason(self.nodes);
-                break;
-            }
-        }
-        result
-    }
-}
-
-/// Searches a gomoku position and renders the answer.
-pub fn search(pos: &Gomoku, limits: &Limits, ws: &mut Workspace) -> SearchReport {
-    let start = Instant::now();
-    let tables = ws.extra::<Tables>();
-    let mut engine = Engine::new((*pos.board).clone(), tables, limits);
-    let to_move = pos.side_to_move();
-    let me = color(to_move);
-    let report = |best: Cell, score: i32, depth: u32, pv: Vec<Cell>, stopped, nodes| {
-        let (r, c) = pos.board.row_col(best);
-        SearchReport {
-            best_move: MoveView {
-                cell: Some((r, c)),
-                notation: pos.notation(best),
-            },
-            score,
-            proven: proof_from_score(score).map(|p| ProvenView {
-                result: p.outcome,
-                plies: p.plies,
-                disc_diff: None,
-            }),
-            depth,
-            nodes,
-            time_ms: start.elapsed().as_millis() as u64,
-            pv: pv.iter().map(|&c| pos.notation(c)).collect(),
-            stopped,
-            to_move,
-        }
-    };
-    let mut legal = Vec::new();
-    for i in 0..engine.b.interior.len() {
-        let c = engine.b.interior[i];
-        if engine.legal_for(c, me) {
-            legal.push(c);
-        }
-    }
-    let won = pos.winner().is_some();
-    if legal.is_empty() || won {
-        // Nothing to search (a finished game reaches here only when called
-        // directly): answer a pass-like centre move with the game's result.
-        let centre = engine.b.cell(pos.size() / 2, pos.size() / 2);
-        let best = legal.first().copied().unwrap_or(centre);
-        let mut r = report(best, 0, 0, vec![], Stopped::Proven, 0);
-        r.best_move = MoveView::pass();
-        r.proven = Some(ProvenView {
-            result: if won { Outcome::Loss } else { Outcome::Draw },
-            plies: 0,
-            disc_diff: None,
-        });
-        r.pv.clear();
-        return r;
-    }
-    // 1. A win on the spot.
-    if let Some(c) = engine.b.first_win_point(me) {
-        return report(c, WIN - 1, 1, vec![c], Stopped::Proven, 1);
-    }
-    // 2. Our own VCF.
-    engine.start_phase(0.1, ROOT_VCF_NODES);
-    let own_vcf = engine.root_vcf(me);
-    engine.end_phase();
-    if let Some((plies, first)) = own_vcf {
-        let pv = engine.vcf_line(me, plies);
-        let nodes = engine.nodes;
-        return report(first, WIN - plies as i32, 1, pv, Stopped::Proven, nodes);
-    }
-    // 3. The opponent's threats decide which moves are worth searching.
-    let mut roots = legal.clone();
-    let opp_fours = {
-        let mut v = Vec::new();
-        engine.b.win_points(1 - me, &mut v);
-        v
-    };
-    if opp_fours.is_empty() {
-        engine.start_phase(0.08, ROOT_OPP_VCF_NODES);
-        let opp_vcf = engine.root_vcf(1 - me);
-        if opp_vcf.is_some() && !engine.aborted {
-            let defended = engine.vcf_defences(me, &legal);
-            if !defended.is_empty() {
-                roots = defended;
-            }
-        }
-        engine.end_phase();
-    }
-    // 4. Our VCT, within a share of the budget.
-    if !engine.aborted {
-        engine.start_phase(0.12, ROOT_VCT_NODES);
-        let vct = engine.root_vct(me, ROOT_VCT_DEPTH);
-        engine.end_phase();
-        if let Some((plies, first, pv)) = vct {
-            let nodes = engine.nodes;
-            return report(first, WIN - plies as i32, 1, pv, Stopped::Proven, nodes);
-        }
-    }
-    tracing::trace!(
-        duration_ms = start.elapsed().as_millis() as u64,
-        search.nodes = engine.nodes,
-        "gomoku root threat search done"
-    );
-    // 5. Alpha-beta over the candidates (the root keeps every legal move
-    // near the stones, or all of them on an empty board).
-    engine.aborted = false;
-    let near: Vec<Cell> = roots
-        .iter()
-        .copied()
-        .filter(|&c| engine.b.near(c) > 0)
-        .collect();
-    let roots = if near.is_empty() {
-        let centre = engine.b.cell(pos.size() / 2, pos.size() / 2);
-        if engine.b.is_empty(centre) {
-            vec![centre]
-        } else {
-            roots
-        }
-    } else if near.len() < roots.len() && opp_fours.is_empty() && roots.len() == legal.len() {
-        near
-    } else {
-        roots
-    };
-    // Facing an open three, only its blocks and our own fours answer it
-    // (as inside the tree).
-    let roots = if opp_fours.is_empty() && engine.b.flag_count(1 - me, flag::OPEN_FOUR) > 0 {
-        let answers: Vec<Cell> = roots
-            .iter()
-            .copied()
-            .filter(|&c| {
-                engine.b.info(c, 1 - me).flags & flag::FOUR != 0
-                    || engine.b.info(c, me).flags & flag::FOUR != 0
-            })
-            .collect();
-        if answers.is_empty() { roots } else { answers }
-    } else {
-        roots
-    };
-    let result = engine.root_search(&roots);
-    let nodes = engine.nodes;
-    report(
-        result.best,
-        result.score,
-        result.depth,
-        result.pv,
-        result.stopped,
-        nodes,
-    )
 }

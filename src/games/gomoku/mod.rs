@@ -8,7 +8,9 @@ pub mod board;
 pub mod engine;
 pub mod pattern;
 pub mod renju;
+mod root;
 pub mod seeds;
+pub mod tables;
 pub mod threat;
 
 use super::notation::{cell_name, parse_cell};
@@ -386,6 +388,6 @@ impl Game for Gomoku {
     }
 
     fn search(&self, limits: &Limits, ws: &mut Workspace) -> SearchReport {
-        engine::search(self, limits, ws)
+        root::search(self, limits, ws)
     }
 }

@@ -169,7 +169,7 @@ pub fn play_game(
         let cell = if pos.side_to_move() == engine_side {
             let mut limits = Limits::depth(super::MAX_DEPTH);
             limits.deadline = Some(start + Duration::from_millis(time_ms));
-            let report = super::engine::search(&pos, &limits, ws);
+            let report = super::root::search(&pos, &limits, ws);
             game.engine_slowest = game.engine_slowest.max(start.elapsed());
             game.engine_time += start.elapsed();
             game.engine_moves += 1;

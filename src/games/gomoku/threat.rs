@@ -10,7 +10,7 @@
 //! failed.
 
 use super::board::{Cell, color, flag};
-use super::engine::{Engine, MAX_PLY};
+use super::engine::{Engine, LINE_PLIES};
 
 const SALT: [[u64; 2]; 2] = [
     [0x51A7_0000_0000_0001, 0x51A7_0000_0000_0002],
@@ -21,22 +21,18 @@ const VCT_WIDTH: usize = 16;
 /// Fours a VCF inside the VCT may use, and its nodes.
 const VCT_VCF_FOURS: u32 = 10;
 const VCT_VCF_NODES: u64 = 2_000;
-/// Lines are kept up to this ply.
-pub(super) const LINE_PLIES: usize = MAX_PLY * 2 + 128;
 
 impl Engine<'_> {
     fn fail_known(&self, kind: usize, a: usize, budget: u32) -> bool {
-        let key = self.b.hash() ^ SALT[kind][a];
-        let slot = self.tables.threat_fail[(key >> 46) as usize];
-        slot.0 == key && u32::from(slot.1) >= budget
+        self.tables.failed(self.b.hash() ^ SALT[kind][a], budget)
     }
 
     fn remember_fail(&mut self, kind: usize, a: usize, budget: u32) {
         if self.threat_cut || self.aborted {
             return;
         }
-        let key = self.b.hash() ^ SALT[kind][a];
-        self.tables.threat_fail[(key >> 46) as usize] = (key, budget.min(255) as u8);
+        self.tables
+            .remember_failure(self.b.hash() ^ SALT[kind][a], budget);
     }
 
     fn over_budget(&mut self) -> bool {

@@ -10,7 +10,8 @@ use super::bitboard::{CORNERS, Squares, flips, moves, weighted_mobility};
 use super::eval::EVAL_BOUND;
 use super::solver::final_score;
 use super::{Move, PASS, eval, patterns, zobrist};
-use crate::search::Limits;
+use crate::search::table::{Entry as TableEntry, Table, slots_for};
+use crate::search::{Bound, Clock, Limits};
 
 /// Leaves with at most this many empties are valued by the pattern
 /// evaluation: the range its weights were trained on, where it predicts
@@ -36,7 +37,6 @@ fn evaluate(p: u64, o: u64) -> i32 {
 /// A finished game scores beyond every heuristic value, plus the margin.
 const GAME_OVER: i32 = EVAL_BOUND + 1_000;
 const INF: i32 = GAME_OVER + 1_000;
-const POLL_MASK: u64 = 2047;
 
 /// Static square values to break ordering ties: corners first, the squares
 /// that give corners away last.
@@ -78,51 +78,62 @@ struct Entry {
     generation: u8,
 }
 
-const EXACT: u8 = 0;
-const LOWER: u8 = 1;
-const UPPER: u8 = 2;
-const SLOTS: usize = 1 << 19;
+impl TableEntry for Entry {
+    const GENERATIONS: u32 = 256;
+}
+
+/// The fewest slots, whatever the budget.
+const MIN_SLOTS: usize = 1 << 10;
 
 /// The midgame transposition table, one per worker. Each search bumps the
 /// generation and ignores older entries, so answers never depend on what
 /// the worker searched before.
 pub struct MidgameTable {
-    entries: Vec<Entry>,
-    generation: u8,
+    table: Table<Entry>,
 }
 
 impl Default for MidgameTable {
+    /// The size the search was tuned with: 2^19 slots (8 MiB).
     fn default() -> Self {
-        Self {
-            entries: vec![Entry::default(); SLOTS],
-            generation: 0,
-        }
+        Self::with_bytes(8 << 20)
     }
 }
 
 impl MidgameTable {
+    /// A table of at most `bytes`.
+    pub fn with_bytes(bytes: usize) -> Self {
+        Self {
+            table: Table::with_slots(slots_for::<Entry>(bytes, MIN_SLOTS)),
+        }
+    }
+
+    pub fn bytes(&self) -> usize {
+        self.table.bytes()
+    }
+
     /// Starts a new search: older entries stop counting.
     pub fn new_search(&mut self) {
-        crate::search::next_generation(&mut self.generation, 256, &mut self.entries);
+        self.table.new_search();
     }
 
     #[inline]
     fn probe(&self, key: u64) -> Option<Entry> {
-        let e = self.entries[key as usize & (SLOTS - 1)];
-        (e.key == key && e.generation == self.generation).then_some(e)
+        let e = *self.table.get(key as usize & self.table.mask());
+        (e.key == key && u16::from(e.generation) == self.table.generation()).then_some(e)
     }
 
     #[inline]
-    fn store(&mut self, key: u64, depth: u32, score: i32, bound: u8, mv: Move) {
-        let slot = &mut self.entries[key as usize & (SLOTS - 1)];
-        if slot.generation != self.generation || u32::from(slot.depth) <= depth || slot.key == key {
+    fn store(&mut self, key: u64, depth: u32, score: i32, bound: Bound, mv: Move) {
+        let generation = self.table.generation() as u8;
+        let slot = self.table.get_mut(key as usize & self.table.mask());
+        if slot.generation != generation || u32::from(slot.depth) <= depth || slot.key == key {
             *slot = Entry {
                 key,
                 score: score as i16,
                 depth: depth as u8,
-                bound,
+                bound: bound.bits(),
                 mv,
-                generation: self.generation,
+                generation,
             };
         }
     }
@@ -136,7 +147,7 @@ impl MidgameTable {
 /// One midgame search's state.
 pub struct Midgame<'a> {
     table: &'a mut MidgameTable,
-    limits: &'a Limits,
+    clock: Clock<'a>,
     pub nodes: u64,
     pub aborted: bool,
 }
@@ -145,7 +156,7 @@ impl<'a> Midgame<'a> {
     pub fn new(table: &'a mut MidgameTable, limits: &'a Limits) -> Self {
         Self {
             table,
-            limits,
+            clock: Clock::new(limits),
             nodes: 0,
             aborted: false,
         }
@@ -181,15 +192,13 @@ impl<'a> Midgame<'a> {
         scored.sort_by_key(|s| std::cmp::Reverse(s.1));
         let key = zobrist::hash(p, o);
         self.table
-            .store(key, depth, scored[0].1, EXACT, scored[0].0);
+            .store(key, depth, scored[0].1, Bound::Exact, scored[0].0);
         Some(scored)
     }
 
     fn search(&mut self, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
-        if self.nodes & POLL_MASK == 0 && self.limits.exhausted(self.nodes) {
-            self.aborted = true;
-        }
+        self.aborted |= self.clock.poll(self.nodes);
         if self.aborted {
             return 0;
         }
@@ -224,11 +233,7 @@ impl<'a> Midgame<'a> {
             tt_move = e.mv;
             if u32::from(e.depth) >= depth {
                 let score = i32::from(e.score);
-                let cut = match e.bound {
-                    EXACT => true,
-                    LOWER => score >= beta,
-                    _ => score <= alpha,
-                };
+                let cut = Bound::from_bits(e.bound).is_some_and(|b| b.cuts(score, alpha, beta));
                 if cut {
                     return score;
                 }
@@ -277,13 +282,7 @@ impl<'a> Midgame<'a> {
                 }
             }
         }
-        let bound = if best >= beta {
-            LOWER
-        } else if best > alpha_orig {
-            EXACT
-        } else {
-            UPPER
-        };
+        let bound = Bound::of(best, alpha_orig, beta);
         self.table.store(key, depth, best, bound, best_move);
         best
     }

@@ -4,10 +4,10 @@
 use std::time::Instant;
 
 use super::midgame::{Midgame, MidgameTable};
-use super::solver::{EndgameTable, Solver};
+use super::solver::{EndgameTable, Solution, Solver};
 use super::{Move, Othello, PASS, bitboard, move_view, notation};
-use crate::games::{ProvenView, SearchReport};
-use crate::search::{self, Limits, Outcome, Stopped, WIN, Workspace};
+use crate::search::{Clock, DEFAULT_PART, EngineTables, Limits, Proof, ReportBuilder, Workspace};
+use crate::vocabulary::{SearchReport, Stopped};
 
 /// Plies: deep enough that the default search is bounded by time, and
 /// reaches the end of the game (an exact solve) when few squares are empty.
@@ -25,39 +25,67 @@ const ORDER_DEPTH: u32 = 6;
 const UNTIMED_ORDER_DEPTH: u32 = 12;
 /// Once the midgame search is this close to the end, try the solver.
 const SOLVE_GAP: u32 = 10;
+/// A midgame iteration costs a few times the one before.
+const ITERATION_GROWTH: f64 = 3.0;
+/// The endgame table's share of the worker's part; the midgame table has
+/// the rest.
+const ENDGAME_SHARE: (usize, usize) = (3, 4);
+
+/// A worker's othello tables (`Workspace::extra`): the midgame search's
+/// and the endgame solver's, within one part of the budget.
+pub struct Tables {
+    pub midgame: MidgameTable,
+    pub endgame: EndgameTable,
+}
+
+impl Default for Tables {
+    /// The sizes the engine was tuned with: 8 MiB and 24 MiB.
+    fn default() -> Self {
+        Self::with_bytes(DEFAULT_PART)
+    }
+}
+
+impl Tables {
+    /// The memory the tables hold, in bytes.
+    pub fn bytes(&self) -> usize {
+        self.midgame.bytes() + self.endgame.bytes()
+    }
+}
+
+impl EngineTables for Tables {
+    fn with_bytes(bytes: usize) -> Self {
+        let (num, den) = ENDGAME_SHARE;
+        let endgame = bytes / den * num;
+        Self {
+            midgame: MidgameTable::with_bytes(bytes - endgame),
+            endgame: EndgameTable::with_bytes(endgame),
+        }
+    }
+}
 
 /// Searches `pos` (a game not yet over) within `limits`.
 pub fn search(pos: &Othello, limits: &Limits, ws: &mut Workspace) -> SearchReport {
-    let start = Instant::now();
+    let report = ReportBuilder::new(pos.to_move());
     let (p, o) = pos.player_opponent();
     if pos.is_over() {
         // Callers refuse finished games first; answer sensibly anyway.
-        let done = super::solver::Solution {
+        let done = Solution {
             score: pos.final_score(),
             best_move: PASS,
             pv: Vec::new(),
             nodes: 1,
         };
-        return proven_report(pos, &done, 1, start);
+        return proven_report(report, pos, &done, 1);
     }
     if bitboard::moves(p, o) == 0 {
         // A forced pass: search the opponent's position and answer "pass".
         let mut after = *pos;
         after.play(PASS);
         let child = search(&after, limits, ws);
-        let mut pv = vec!["pass".to_owned()];
-        pv.extend(child.pv);
-        return SearchReport {
-            best_move: move_view(PASS),
-            score: -child.score,
-            proven: child.proven.map(ProvenView::parent),
-            depth: child.depth + 1,
-            nodes: child.nodes,
-            time_ms: search::elapsed_ms(start),
-            pv,
-            stopped: child.stopped,
-            to_move: pos.to_move(),
-        };
+        return report
+            .line(move_view(PASS), vec![notation(PASS)])
+            .parent_of(child)
+            .build();
     }
 
     let empties = pos.empties();
@@ -68,8 +96,9 @@ pub fn search(pos: &Othello, limits: &Limits, ws: &mut Workspace) -> SearchRepor
         .collect();
     let mut best: Option<(Move, i32, u32)> = None;
     let mut stopped = Stopped::Depth;
-    ws.extra::<MidgameTable>().new_search();
-    ws.extra::<EndgameTable>().new_search();
+    let tables = ws.extra::<Tables>();
+    tables.midgame.new_search();
+    tables.endgame.new_search();
 
     for depth in 1..=max_depth {
         let solve_now = max_depth >= empties
@@ -81,18 +110,18 @@ pub fn search(pos: &Othello, limits: &Limits, ws: &mut Workspace) -> SearchRepor
                 || (limits.deadline.is_none() && depth > UNTIMED_ORDER_DEPTH));
         if solve_now {
             let stage = limits.after(nodes);
-            let mut solver = Solver::new(ws.extra::<EndgameTable>(), &stage);
+            let mut solver = Solver::new(&mut tables.endgame, &stage);
             let solution = solver.solve(p, o, &order);
             nodes += solver.nodes;
             if let Some(s) = solution {
-                return proven_report(pos, &s, nodes, start);
+                return proven_report(report, pos, &s, nodes);
             }
             stopped = stage.stop_reason(solver.nodes);
             break;
         }
         let iteration_start = Instant::now();
         let stage = limits.after(nodes);
-        let mut mid = Midgame::new(ws.extra::<MidgameTable>(), &stage);
+        let mut mid = Midgame::new(&mut tables.midgame, &stage);
         let result = mid.root(p, o, &order, depth);
         nodes += mid.nodes;
         match result {
@@ -100,7 +129,7 @@ pub fn search(pos: &Othello, limits: &Limits, ws: &mut Workspace) -> SearchRepor
                 order = scored.iter().map(|&(mv, _)| mv).collect();
                 best = Some((scored[0].0, scored[0].1, depth));
                 limits.report(depth, scored[0].1, nodes, || {
-                    principal_variation(pos, scored[0].0, depth, ws.extra::<MidgameTable>())
+                    principal_variation(pos, scored[0].0, depth, &tables.midgame)
                         .into_iter()
                         .map(notation)
                         .collect()
@@ -114,36 +143,29 @@ pub fn search(pos: &Othello, limits: &Limits, ws: &mut Workspace) -> SearchRepor
         if depth == max_depth {
             break;
         }
-        if let Some(deadline) = limits.deadline {
-            // The next iteration costs a few times this one: do not start
-            // what cannot finish (unless the next step is the solver).
-            let now = Instant::now();
-            let spent = now - iteration_start;
-            if now >= deadline || (now + spent * 3 > deadline && depth + 1 + SOLVE_GAP < empties) {
-                stopped = Stopped::Time;
-                break;
-            }
-        }
-        if limits.exhausted(nodes) {
-            stopped = limits.stop_reason(nodes);
+        // Do not start an iteration that cannot finish, unless the next
+        // step is the solver (which the deadline stops cleanly).
+        let growth = if depth + 1 + SOLVE_GAP < empties {
+            ITERATION_GROWTH
+        } else {
+            0.0
+        };
+        if let Some(reason) = Clock::new(limits).stop_before_next(nodes, iteration_start, growth) {
+            stopped = reason;
             break;
         }
     }
 
     // The first iteration may be cut by an outside stop: any legal move.
     let (best_move, score, depth) = best.unwrap_or((order[0], 0, 0));
-    let pv = principal_variation(pos, best_move, depth, ws.extra::<MidgameTable>());
-    SearchReport {
-        best_move: move_view(best_move),
-        score,
-        proven: None,
-        depth,
-        nodes,
-        time_ms: search::elapsed_ms(start),
-        pv: pv.into_iter().map(notation).collect(),
-        stopped,
-        to_move: pos.to_move(),
-    }
+    let pv = principal_variation(pos, best_move, depth, &tables.midgame);
+    report
+        .line(move_view(best_move), pv.into_iter().map(notation).collect())
+        .unproven(score)
+        .depth(depth)
+        .nodes(nodes)
+        .stopped(stopped)
+        .build()
 }
 
 /// The expected line: `best_move`, then the table's moves, at most
@@ -176,31 +198,15 @@ fn principal_variation(
 /// Reports an exact solve. The score follows the service's convention for
 /// proven results (a win in `p` plies scores `WIN - p`); the disc difference
 /// is in `proven.disc_diff`.
-fn proven_report(
-    pos: &Othello,
-    s: &super::solver::Solution,
-    nodes: u64,
-    start: Instant,
-) -> SearchReport {
-    let plies = s.pv.len() as u32;
-    let (result, score) = match s.score.signum() {
-        1 => (Outcome::Win, WIN - plies as i32),
-        -1 => (Outcome::Loss, -(WIN - plies as i32)),
-        _ => (Outcome::Draw, 0),
-    };
-    SearchReport {
-        best_move: move_view(s.best_move),
-        score,
-        proven: Some(ProvenView {
-            result,
-            plies,
-            disc_diff: Some(s.score),
-        }),
-        depth: pos.empties(),
-        nodes,
-        time_ms: search::elapsed_ms(start),
-        pv: s.pv.iter().map(|&mv| notation(mv)).collect(),
-        stopped: Stopped::Proven,
-        to_move: pos.to_move(),
-    }
+fn proven_report(report: ReportBuilder, pos: &Othello, s: &Solution, nodes: u64) -> SearchReport {
+    let proof = Proof::of_sign(s.score, s.pv.len() as u32);
+    report
+        .line(
+            move_view(s.best_move),
+            s.pv.iter().map(|&mv| notation(mv)).collect(),
+        )
+        .exact(proof, Some(s.score))
+        .depth(pos.empties())
+        .nodes(nodes)
+        .build()
 }

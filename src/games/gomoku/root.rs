@@ -1,0 +1,343 @@
+//! The gomoku search at the root: threat-space search first (an immediate
+//! win, VCF for both sides, VCT within part of the budget), then iterative
+//! deepening over the candidates the threats leave, and the answer.
+
+use std::time::Instant;
+
+use super::Gomoku;
+use super::board::{Cell, color, flag};
+use super::engine::{Engine, INF, MAX_PLY};
+use super::tables::{LMR_DEPTHS, LMR_MOVES, Tables};
+use crate::search::{Limits, Proof, ReportBuilder, WIN, WIN_THRESHOLD, Workspace};
+use crate::vocabulary::{MoveView, SearchReport, Stopped};
+
+/// Root VCF: fours and nodes when there is no deadline.
+const ROOT_VCF_FOURS: u32 = 40;
+const ROOT_VCF_NODES: u64 = 1_000_000;
+/// Nodes for the opponent's VCF and the search for moves that stop it,
+/// without a deadline.
+const ROOT_OPP_VCF_NODES: u64 = 400_000;
+/// Root VCT: threat depth (attacker moves) and nodes without a deadline.
+const ROOT_VCT_DEPTH: u32 = 12;
+const ROOT_VCT_NODES: u64 = 60_000;
+/// The next iteration costs about one and a half times the last one with
+/// the reductions.
+const ITERATION_GROWTH: f64 = 1.5;
+
+/// What the root search settled on.
+struct RootResult {
+    best: Cell,
+    score: i32,
+    depth: u32,
+    pv: Vec<Cell>,
+    stopped: Stopped,
+}
+
+impl Engine<'_> {
+    /// Sets a phase limit: a share of the remaining time, or a node budget
+    /// when there is no deadline (so answers stay reproducible).
+    fn start_phase(&mut self, share: f64, nodes: u64) {
+        self.aborted = false;
+        self.clock.start_stage(share, self.nodes, nodes);
+    }
+
+    fn end_phase(&mut self) {
+        tracing::trace!(
+            search.nodes = self.nodes,
+            duration_ms = self.started.elapsed().as_millis() as u64,
+            phase_over = self.aborted,
+            "gomoku threat phase done"
+        );
+        self.clock.end_stage();
+        // A phase that ran out of its share is not a stop of the search,
+        // but a real deadline or stop request is.
+        self.aborted = self.clock.limits().exhausted(self.nodes);
+    }
+
+    /// VCF for `color` from the current position by iterative deepening on
+    /// the number of fours: the shortest one it finds, in plies.
+    fn root_vcf(&mut self, color: usize) -> Option<(u32, Cell)> {
+        let passed = color != self::color(self.b.side_to_move());
+        if passed {
+            self.b.pass();
+        }
+        let mut found = None;
+        for fours in 1..=ROOT_VCF_FOURS {
+            if let Some(plies) = self.vcf(color, fours, 0) {
+                found = Some(plies);
+                break;
+            }
+            if self.aborted || self.b.flag_count(color, flag::FOUR) == 0 {
+                break;
+            }
+        }
+        let result = found.and_then(|plies| self.vcf_first_move(color, plies).map(|m| (plies, m)));
+        if passed {
+            self.b.unpass();
+        }
+        result
+    }
+
+    /// Iterative deepening PVS over `roots`.
+    fn root_search(&mut self, roots: &[Cell]) -> RootResult {
+        let mut order: Vec<(i32, Cell)> = {
+            let me = color(self.b.side_to_move());
+            roots
+                .iter()
+                .map(|&c| {
+                    let v = self.b.info(c, me).value * 5 / 4 + self.b.info(c, 1 - me).value;
+                    (v, c)
+                })
+                .collect()
+        };
+        order.sort_by_key(|m| std::cmp::Reverse(m.0));
+        let mut result = RootResult {
+            best: order[0].1,
+            score: 0,
+            depth: 0,
+            pv: vec![order[0].1],
+            stopped: Stopped::Depth,
+        };
+        let limits = self.clock.limits();
+        let max_depth = limits.depth.clamp(1, MAX_PLY as u32 - 8);
+        for depth in 1..=max_depth {
+            let iteration_start = Instant::now();
+            self.clock.arm(depth > 1);
+            let mut alpha = -INF;
+            let beta = INF;
+            let mut iter_best: Option<(Cell, i32, Vec<Cell>)> = None;
+            let me = color(self.b.side_to_move());
+            let forcing: Vec<bool> = order
+                .iter()
+                .map(|&(_, mv)| {
+                    self.b.info(mv, me).flags & (flag::FOUR | flag::THREE) != 0
+                        || self.b.info(mv, 1 - me).flags & flag::FOUR != 0
+                })
+                .collect();
+            for (i, entry) in order.iter_mut().enumerate() {
+                let mv = entry.1;
+                self.b.play(mv);
+                let score = if i == 0 {
+                    -self.pvs(depth as i32 - 1, 1, -beta, -alpha)
+                } else {
+                    // Late, quiet root moves get a reduced first look.
+                    let r = if depth >= 4 && i >= 4 && !forcing[i] {
+                        let d = (depth as usize).min(LMR_DEPTHS - 1);
+                        i32::from(self.tables.lmr[d][i.min(LMR_MOVES - 1)])
+                            .clamp(1, depth as i32 - 2)
+                    } else {
+                        0
+                    };
+                    let mut s = -self.pvs(depth as i32 - 1 - r, 1, -alpha - 1, -alpha);
+                    if s > alpha && r > 0 && !self.aborted {
+                        s = -self.pvs(depth as i32 - 1, 1, -alpha - 1, -alpha);
+                    }
+                    if s > alpha && !self.aborted {
+                        -self.pvs(depth as i32 - 1, 1, -beta, -alpha)
+                    } else {
+                        s
+                    }
+                };
+                self.b.undo();
+                if self.aborted {
+                    break;
+                }
+                entry.0 = score;
+                if score > alpha {
+                    alpha = score;
+                    let mut pv = vec![mv];
+                    pv.extend_from_slice(self.pv.line(1));
+                    iter_best = Some((mv, score, pv));
+                    if score >= WIN_THRESHOLD {
+                        break;
+                    }
+                }
+            }
+            if self.aborted {
+                // A better move found and fully searched in the cut-short
+                // iteration is kept; otherwise the last complete iteration.
+                if let Some((mv, score, pv)) = iter_best.filter(|b| b.0 != result.best) {
+                    if score > result.score || result.depth == 0 {
+                        result.best = mv;
+                        result.score = score;
+                        result.pv = pv;
+                    }
+                }
+                result.stopped = limits.stop_reason(self.nodes);
+                break;
+            }
+            if let Some((mv, score, pv)) = iter_best {
+                result.best = mv;
+                result.score = score;
+                result.pv = pv;
+            }
+            result.depth = depth;
+            limits.report(depth, result.score, self.nodes, || {
+                let name = |&c: &Cell| {
+                    let (r, col) = self.b.row_col(c);
+                    crate::games::notation::cell_name(r, col)
+                };
+                result.pv.iter().map(name).collect()
+            });
+            tracing::trace!(
+                search.depth = depth,
+                search.nodes = self.nodes,
+                search.score = result.score,
+                duration_ms = self.started.elapsed().as_millis() as u64,
+                "gomoku iteration"
+            );
+            // Best first next time; the rest by this iteration's scores.
+            let best = result.best;
+            order.sort_by(|a, b| (b.1 == best).cmp(&(a.1 == best)).then(b.0.cmp(&a.0)));
+            if result.score.abs() >= WIN_THRESHOLD {
+                result.stopped = Stopped::Proven;
+                break;
+            }
+            if depth < max_depth {
+                if let Some(stopped) =
+                    self.clock
+                        .stop_before_next(self.nodes, iteration_start, ITERATION_GROWTH)
+                {
+                    result.stopped = stopped;
+                    break;
+                }
+            }
+        }
+        result
+    }
+}
+
+/// Searches a gomoku position and renders the answer.
+pub fn search(pos: &Gomoku, limits: &Limits, ws: &mut Workspace) -> SearchReport {
+    let to_move = pos.side_to_move();
+    let report = ReportBuilder::new(to_move);
+    let tables = ws.extra::<Tables>();
+    let mut engine = Engine::new((*pos.board).clone(), tables, limits);
+    let me = color(to_move);
+    let found = |report: ReportBuilder, best: Cell, pv: &[Cell]| {
+        let (r, c) = pos.board.row_col(best);
+        let best_move = MoveView {
+            cell: Some((r, c)),
+            notation: pos.notation(best),
+        };
+        report.line(best_move, pv.iter().map(|&c| pos.notation(c)).collect())
+    };
+    let mut legal = Vec::new();
+    for i in 0..engine.b.interior.len() {
+        let c = engine.b.interior[i];
+        if engine.legal_for(c, me) {
+            legal.push(c);
+        }
+    }
+    let won = pos.winner().is_some();
+    if legal.is_empty() || won {
+        // Nothing to search (a finished game reaches here only when called
+        // directly): a pass with the game's result.
+        let sign = if won { -1 } else { 0 };
+        return report
+            .score_and_proof(0, Some(Proof::of_sign(sign, 0)))
+            .stopped(Stopped::Proven)
+            .build();
+    }
+    // 1. A win on the spot.
+    if let Some(c) = engine.b.first_win_point(me) {
+        return found(report, c, &[c])
+            .score(WIN - 1)
+            .depth(1)
+            .nodes(1)
+            .stopped(Stopped::Proven)
+            .build();
+    }
+    // 2. Our own VCF.
+    engine.start_phase(0.1, ROOT_VCF_NODES);
+    let own_vcf = engine.root_vcf(me);
+    engine.end_phase();
+    if let Some((plies, first)) = own_vcf {
+        let pv = engine.vcf_line(me, plies);
+        return found(report, first, &pv)
+            .score(WIN - plies as i32)
+            .depth(1)
+            .nodes(engine.nodes)
+            .stopped(Stopped::Proven)
+            .build();
+    }
+    // 3. The opponent's threats decide which moves are worth searching.
+    let mut roots = legal.clone();
+    let opp_fours = {
+        let mut v = Vec::new();
+        engine.b.win_points(1 - me, &mut v);
+        v
+    };
+    if opp_fours.is_empty() {
+        engine.start_phase(0.08, ROOT_OPP_VCF_NODES);
+        let opp_vcf = engine.root_vcf(1 - me);
+        if opp_vcf.is_some() && !engine.aborted {
+            let defended = engine.vcf_defences(me, &legal);
+            if !defended.is_empty() {
+                roots = defended;
+            }
+        }
+        engine.end_phase();
+    }
+    // 4. Our VCT, within a share of the budget.
+    if !engine.aborted {
+        engine.start_phase(0.12, ROOT_VCT_NODES);
+        let vct = engine.root_vct(me, ROOT_VCT_DEPTH);
+        engine.end_phase();
+        if let Some((plies, first, pv)) = vct {
+            return found(report, first, &pv)
+                .score(WIN - plies as i32)
+                .depth(1)
+                .nodes(engine.nodes)
+                .stopped(Stopped::Proven)
+                .build();
+        }
+    }
+    tracing::trace!(
+        duration_ms = report.started().elapsed().as_millis() as u64,
+        search.nodes = engine.nodes,
+        "gomoku root threat search done"
+    );
+    // 5. Alpha-beta over the candidates (the root keeps every legal move
+    // near the stones, or all of them on an empty board).
+    engine.aborted = false;
+    let near: Vec<Cell> = roots
+        .iter()
+        .copied()
+        .filter(|&c| engine.b.near(c) > 0)
+        .collect();
+    let roots = if near.is_empty() {
+        let centre = engine.b.cell(pos.size() / 2, pos.size() / 2);
+        if engine.b.is_empty(centre) {
+            vec![centre]
+        } else {
+            roots
+        }
+    } else if near.len() < roots.len() && opp_fours.is_empty() && roots.len() == legal.len() {
+        near
+    } else {
+        roots
+    };
+    // Facing an open three, only its blocks and our own fours answer it
+    // (as inside the tree).
+    let roots = if opp_fours.is_empty() && engine.b.flag_count(1 - me, flag::OPEN_FOUR) > 0 {
+        let answers: Vec<Cell> = roots
+            .iter()
+            .copied()
+            .filter(|&c| {
+                engine.b.info(c, 1 - me).flags & flag::FOUR != 0
+                    || engine.b.info(c, me).flags & flag::FOUR != 0
+            })
+            .collect();
+        if answers.is_empty() { roots } else { answers }
+    } else {
+        roots
+    };
+    let result = engine.root_search(&roots);
+    found(report, result.best, &result.pv)
+        .score(result.score)
+        .depth(result.depth)
+        .nodes(engine.nodes)
+        .stopped(result.stopped)
+        .build()
+}
