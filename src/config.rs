@@ -31,8 +31,8 @@ pub struct Config {
     pub max_body_bytes: usize,
 
     /// Each worker's whole table memory, in MiB: split equally among the
-    /// generic search's table and each engine's own (Connect Four's solver,
-    /// gomoku, othello), each allocated when a worker first needs it.
+    /// generic search's table (made with the worker) and each engine's own
+    /// (Connect Four's solver, gomoku, othello; made on first use).
     #[arg(long, env = "GAMEAI_TT_MB", default_value_t = 128, value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub tt_mb: u64,
 

@@ -4,17 +4,17 @@
 //! Each engine decides how much these weigh in its ordering; the
 //! bookkeeping is the same everywhere.
 
-/// Two moves per ply that recently refuted a sibling: a move that cut off
-/// one line often cuts off its neighbours too.
-pub struct Killers<M> {
-    slots: Vec<[M; 2]>,
+/// Two moves per ply, for `PLIES` plies, that recently refuted a sibling:
+/// a move that cut off one line often cuts off its neighbours too.
+pub struct Killers<M, const PLIES: usize> {
+    slots: [[M; 2]; PLIES],
 }
 
-impl<M: Copy + PartialEq> Killers<M> {
-    /// `plies` plies of killers, all `none` (a value no real move takes).
-    pub fn new(plies: usize, none: M) -> Self {
+impl<M: Copy + PartialEq, const PLIES: usize> Killers<M, PLIES> {
+    /// Killers all `none` (a value no real move takes).
+    pub fn new(none: M) -> Self {
         Self {
-            slots: vec![[none; 2]; plies],
+            slots: [[none; 2]; PLIES],
         }
     }
 
@@ -42,33 +42,32 @@ impl<M: Copy + PartialEq> Killers<M> {
 }
 
 /// Per side and move, how much cutting off the move has done: a move that
-/// refutes deep lines is tried early elsewhere too.
-pub struct History {
-    scores: Vec<i32>,
-    moves: usize,
+/// refutes deep lines is tried early elsewhere too. `MOVES` bounds the move
+/// codes (a constant, so a lookup in the ordering loop is one indexed load).
+pub struct History<const MOVES: usize> {
+    scores: Vec<[i32; MOVES]>,
     cap: i32,
 }
 
-impl History {
-    /// Scores for two sides and `moves` move codes, each held at most `cap`.
-    pub fn new(moves: usize, cap: i32) -> Self {
+impl<const MOVES: usize> History<MOVES> {
+    /// Scores for two sides, each held at most `cap`.
+    pub fn new(cap: i32) -> Self {
         Self {
-            scores: vec![0; 2 * moves],
-            moves,
+            scores: vec![[0; MOVES]; 2],
             cap,
         }
     }
 
     #[inline]
     pub fn get(&self, side: usize, code: usize) -> i32 {
-        self.scores[side * self.moves + code]
+        self.scores[side][code]
     }
 
     /// A cut-off by `code` with `depth` plies left: deep refutations weigh
     /// the square of their depth.
     #[inline]
     pub fn reward(&mut self, side: usize, code: usize, depth: i32) {
-        let h = &mut self.scores[side * self.moves + code];
+        let h = &mut self.scores[side][code];
         *h = h.saturating_add(depth * depth).min(self.cap);
     }
 }
@@ -120,7 +119,7 @@ mod tests {
 
     #[test]
     fn killers_keep_the_two_latest_distinct_moves() {
-        let mut k = Killers::new(4, 0u16);
+        let mut k = Killers::<u16, 4>::new(0);
         k.record(1, 5);
         k.record(1, 5);
         assert_eq!(k.at(1), [5, 0]);
@@ -131,7 +130,7 @@ mod tests {
 
     #[test]
     fn history_grows_by_depth_squared_up_to_its_cap() {
-        let mut h = History::new(8, 30);
+        let mut h = History::<8>::new(30);
         h.reward(1, 3, 4);
         assert_eq!((h.get(1, 3), h.get(0, 3)), (16, 0));
         h.reward(1, 3, 4);
