@@ -5,9 +5,9 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use gameai::games::connect4::board::Board;
+use gameai::games::connect4::proof_of_score;
 use gameai::games::connect4::solver::Solver;
 use gameai::games::connect4::table::SolverTable;
-use gameai::games::connect4::{generic_score, proof_of_score};
 use gameai::games::{GameKind, Player, Position, PositionSpec, Status};
 use gameai::search::{self, GameTree, Limits, Outcome, Stopped, Workspace};
 
@@ -296,7 +296,7 @@ fn search_reports_plies_that_map_to_the_reference_score() {
                 (proof.outcome, proof.plies),
                 "{moves}"
             );
-            assert_eq!(report.score, generic_score(proof), "{moves}");
+            assert_eq!(report.score, proof.score(), "{moves}");
             assert_eq!(report.stopped, Stopped::Proven);
             assert_eq!(report.pv.first(), Some(&report.best_move.notation));
             let col = report.best_move.cell.expect("a cell").1;
@@ -368,7 +368,7 @@ fn the_solver_agrees_with_plain_minimax_on_random_late_positions() {
             .solve(&board)
             .expect("no limit");
         assert_eq!(
-            generic_score(proof_of_score(&board, score)),
+            proof_of_score(&board, score).score(),
             oracle,
             "{:?}",
             board.rows()

@@ -18,7 +18,7 @@ use super::{
     Features, Game, GameInfo, MoveError, Part, Player, PositionError, PositionReport, PositionSpec,
     SearchReport, Status,
 };
-use crate::search::{Limits, Outcome, Proof, WIN, Workspace};
+use crate::search::{Limits, Outcome, Proof, Workspace};
 
 /// The time budget when a request names none. Measured with the bench
 /// (CPU time per exact solve on this 2-core machine): every L3 and L2
@@ -214,15 +214,6 @@ pub fn proof_of_score(board: &Board, score: i32) -> Proof {
             outcome: Outcome::Draw,
             plies: board.empty_cells(),
         },
-    }
-}
-
-/// The generic search score of a proof: `WIN - plies` for a win.
-pub fn generic_score(proof: Proof) -> i32 {
-    match proof.outcome {
-        Outcome::Win => WIN - proof.plies as i32,
-        Outcome::Loss => -(WIN - proof.plies as i32),
-        Outcome::Draw => 0,
     }
 }
 
