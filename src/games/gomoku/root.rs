@@ -222,6 +222,16 @@ pub fn search(pos: &Gomoku, limits: &Limits, ws: &mut Workspace) -> SearchReport
         };
         report.line(best_move, pv.iter().map(|&c| pos.notation(c)).collect())
     };
+    // A win the threat search proved before the main search: depth 1, as
+    // the root's own move decides it.
+    let proven_win = |report: ReportBuilder, first: Cell, pv: &[Cell], plies: u32, nodes: u64| {
+        found(report, first, pv)
+            .score(WIN - plies as i32)
+            .depth(1)
+            .nodes(nodes)
+            .stopped(Stopped::Proven)
+            .build()
+    };
     let mut legal = Vec::new();
     for i in 0..engine.b.interior.len() {
         let c = engine.b.interior[i];
@@ -241,12 +251,7 @@ pub fn search(pos: &Gomoku, limits: &Limits, ws: &mut Workspace) -> SearchReport
     }
     // 1. A win on the spot.
     if let Some(c) = engine.b.first_win_point(me) {
-        return found(report, c, &[c])
-            .score(WIN - 1)
-            .depth(1)
-            .nodes(1)
-            .stopped(Stopped::Proven)
-            .build();
+        return proven_win(report, c, &[c], 1, 1);
     }
     // 2. Our own VCF.
     engine.start_phase(0.1, ROOT_VCF_NODES);
@@ -254,12 +259,7 @@ pub fn search(pos: &Gomoku, limits: &Limits, ws: &mut Workspace) -> SearchReport
     engine.end_phase();
     if let Some((plies, first)) = own_vcf {
         let pv = engine.vcf_line(me, plies);
-        return found(report, first, &pv)
-            .score(WIN - plies as i32)
-            .depth(1)
-            .nodes(engine.nodes)
-            .stopped(Stopped::Proven)
-            .build();
+        return proven_win(report, first, &pv, plies, engine.nodes);
     }
     // 3. The opponent's threats decide which moves are worth searching.
     let mut roots = legal.clone();
@@ -285,12 +285,7 @@ pub fn search(pos: &Gomoku, limits: &Limits, ws: &mut Workspace) -> SearchReport
         let vct = engine.root_vct(me, ROOT_VCT_DEPTH);
         engine.end_phase();
         if let Some((plies, first, pv)) = vct {
-            return found(report, first, &pv)
-                .score(WIN - plies as i32)
-                .depth(1)
-                .nodes(engine.nodes)
-                .stopped(Stopped::Proven)
-                .build();
+            return proven_win(report, first, &pv, plies, engine.nodes);
         }
     }
     tracing::trace!(
