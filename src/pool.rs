@@ -99,6 +99,9 @@ impl Pool {
                 .name(format!("search-{i}"))
                 .spawn(move || {
                     let mut workspace = Workspace::new(table_bytes);
+                    // Made now, so the first search does not fill it in
+                    // its own time budget.
+                    workspace.tt();
                     loop {
                         // The lock is held only while waiting for the next job.
                         let job = match rx.lock().map(|r| r.recv()) {

@@ -2,10 +2,10 @@
 //!
 //! The budget (`GAMEAI_TT_MB`) is the worker's whole table memory. It is
 //! split in [`Workspace::PARTS`] equal parts: one for the generic core's
-//! table, one for each engine that brings tables of its own. The generic
-//! table is made with the worker, so that no search pays for it; an
-//! engine's part is allocated on the first search that needs it, so a
-//! worker that never plays a game never holds that game's tables.
+//! table, one for each engine that brings tables of its own. Every part is
+//! allocated on first use, so a worker that never plays a game never holds
+//! that game's tables; the pool makes the generic table when it starts a
+//! worker, so that no search pays for it inside its deadline.
 
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
@@ -22,7 +22,7 @@ pub trait EngineTables: Send + 'static {
 /// the tables an engine's own search needs, each created on first use.
 pub struct Workspace {
     budget: usize,
-    tt: TranspositionTable,
+    tt: Option<TranspositionTable>,
     extras: HashMap<TypeId, Box<dyn Any + Send>>,
 }
 
@@ -38,7 +38,7 @@ impl Workspace {
     pub fn new(budget: usize) -> Self {
         Self {
             budget,
-            tt: TranspositionTable::with_bytes(part_of(budget)),
+            tt: None,
             extras: HashMap::new(),
         }
     }
@@ -53,9 +53,11 @@ impl Workspace {
         part_of(self.budget)
     }
 
-    /// The generic core's table.
+    /// The generic core's table, created the first time.
     pub fn tt(&mut self) -> &mut TranspositionTable {
-        &mut self.tt
+        let bytes = self.part();
+        self.tt
+            .get_or_insert_with(|| TranspositionTable::with_bytes(bytes))
     }
 
     /// The worker's instance of an engine's tables, created within one
