@@ -56,6 +56,21 @@ pub const fn cell_bit(col: usize, row_from_bottom: usize) -> u64 {
     1 << (col * STRIDE + row_from_bottom)
 }
 
+/// `bits` (columns of `STRIDE` bits) with the columns in reverse order.
+/// A key ([`Board::key`]) mirrors this way too: its columns never carry
+/// into each other.
+#[inline]
+pub const fn mirror_columns(bits: u64) -> u64 {
+    let column = (1 << STRIDE) - 1;
+    let mut out = 0;
+    let mut col = 0;
+    while col < WIDTH {
+        out |= ((bits >> (col * STRIDE)) & column) << ((WIDTH - 1 - col) * STRIDE);
+        col += 1;
+    }
+    out
+}
+
 /// Column and row (from the bottom) of a single-bit cell.
 #[inline]
 pub const fn cell_of(bit: u64) -> (usize, usize) {
@@ -217,6 +232,17 @@ impl Board {
         self.current + self.mask
     }
 
+    /// The position seen in a mirror: column `c` becomes column `6 - c`.
+    /// Connect Four is symmetric, so both have the same value.
+    #[inline]
+    pub const fn mirrored(&self) -> Self {
+        Self {
+            current: mirror_columns(self.current),
+            mask: mirror_columns(self.mask),
+            moves: self.moves,
+        }
+    }
+
     /// The cell where the next disc in each open column would land.
     #[inline]
     pub const fn playable(&self) -> u64 {
@@ -345,6 +371,18 @@ mod tests {
         assert_eq!(BOTTOM.count_ones(), 7);
         assert_eq!(BOARD.count_ones(), 42);
         assert_eq!(BOARD & (BOTTOM << HEIGHT), 0, "sentinels stay out");
+    }
+
+    #[test]
+    fn a_mirrored_game_is_the_game_played_in_mirrored_columns() {
+        let (mut b, mut m) = (Board::new(), Board::new());
+        for c in [3, 3, 2, 4, 6, 0, 0, 0, 1, 5, 5] {
+            b.play_col(c);
+            m.play_col(WIDTH - 1 - c);
+            assert_eq!(b.mirrored(), m);
+            assert_eq!(mirror_columns(b.key()), m.key());
+            assert_eq!(b.mirrored().mirrored(), b);
+        }
     }
 
     #[test]

@@ -1,12 +1,14 @@
 //! Connect Four: 7 columns × 6 rows, gravity, X first, four in a row wins.
 //!
-//! Positions are bitboards ([`board`]); any position the time budget
-//! allows is solved exactly ([`solver`], over the per-worker table in
-//! [`table`]); when the budget is too short (early in the game) the generic
-//! alpha-beta core answers from its deepest completed iteration with a
-//! threat-based evaluation ([`game`]).
+//! Positions are bitboards ([`board`]); the opening is answered from an
+//! opening book made by our own solver ([`book`]); any other position the
+//! time budget allows is solved exactly ([`solver`], over the per-worker
+//! table in [`table`], taking the book's values where it meets them); when
+//! the budget is too short the generic alpha-beta core answers from its
+//! deepest completed iteration with a threat-based evaluation ([`game`]).
 
 pub mod board;
+pub mod book;
 pub mod game;
 pub mod search;
 pub mod solver;

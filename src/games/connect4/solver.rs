@@ -21,6 +21,7 @@
 //!   close to a draw, and a null window prunes far more than a wide one.
 
 use super::board::{Board, CELLS, WIDTH, column_mask, winning_cells};
+use super::book::Book;
 use super::table::{NO_MOVE, SolverTable};
 use crate::search::{Clock, Limits};
 
@@ -41,6 +42,10 @@ pub struct Aborted;
 pub struct Solver<'a> {
     table: &'a mut SolverTable,
     clock: Option<Clock<'a>>,
+    book: Option<&'a Book>,
+    /// Positions with at most this many discs may be in the book (or
+    /// children of its entries); -1 without a book.
+    book_ply: i32,
     /// Positions entered (every call of the search, the root included).
     pub nodes: u64,
     aborted: bool,
@@ -50,12 +55,36 @@ impl<'a> Solver<'a> {
     /// A solver that forgets what the table held before (a new generation).
     pub fn new(table: &'a mut SolverTable, limits: Option<&'a Limits>) -> Self {
         table.new_solve();
+        Self::keeping_table(table, limits)
+    }
+
+    /// A solver that keeps what the table holds: its bounds are exact, so
+    /// they stay true for any later solve (the book's generator solves one
+    /// position after another over one table).
+    pub fn keeping_table(table: &'a mut SolverTable, limits: Option<&'a Limits>) -> Self {
+        table.continue_solves();
         Self {
             table,
             clock: limits.map(Clock::new),
+            book: None,
+            book_ply: -1,
             nodes: 0,
             aborted: false,
         }
+    }
+
+    /// Takes exact values from `book` wherever the search meets its
+    /// positions (and their children reached by a move it scores).
+    pub fn with_book(mut self, book: &'a Book) -> Self {
+        self.book = Some(book);
+        self.book_ply = book.deepest_ply() as i32 + 1;
+        self
+    }
+
+    /// The book's score of `board`, if the solver has a book that knows it.
+    #[inline]
+    fn book_score(&self, board: &Board) -> Option<i32> {
+        self.book.and_then(|book| book.score(board))
     }
 
     /// The exact score of `board`, which must be ongoing (nobody has four
@@ -64,6 +93,9 @@ impl<'a> Solver<'a> {
         if board.can_win_next() {
             self.nodes += 1;
             return Ok(win_now_score(board.moves()));
+        }
+        if let Some(score) = self.book_score(board) {
+            return Ok(score);
         }
         let n = board.moves() as i32;
         let mut min = -(CELLS as i32 - n) / 2;
@@ -105,6 +137,27 @@ impl<'a> Solver<'a> {
     /// A column that keeps the score `score` of ongoing `board` (the best
     /// move: the fastest win, the slowest loss, or a draw).
     pub fn best_move(&mut self, board: &Board, score: i32) -> Result<usize, Aborted> {
+        if let Some((col, known)) = self.book.and_then(|b| b.best_move(board))
+            && known == score
+        {
+            return Ok(col);
+        }
+        let hint = self.table.probe(board.key()).map_or(NO_MOVE, |k| k.mv);
+        self.best_move_trying_first(board, score, hint)
+    }
+
+    /// [`Self::best_move`] that tries columns centre first only, so the
+    /// choice among equally good moves does not depend on the table.
+    pub fn first_best_move(&mut self, board: &Board, score: i32) -> Result<usize, Aborted> {
+        self.best_move_trying_first(board, score, NO_MOVE)
+    }
+
+    fn best_move_trying_first(
+        &mut self,
+        board: &Board,
+        score: i32,
+        hint: u8,
+    ) -> Result<usize, Aborted> {
         let playable = board.playable();
         let own = board.own_threats() & playable;
         if own != 0 {
@@ -116,7 +169,6 @@ impl<'a> Solver<'a> {
             let threats = board.opponent_threats() & playable;
             return Ok(first_column(if threats != 0 { threats } else { playable }));
         }
-        let hint = self.table.probe(board.key()).map_or(NO_MOVE, |k| k.mv);
         let order = std::iter::once(hint as usize)
             .filter(|&c| c < WIDTH)
             .chain(CENTRE_FIRST);
@@ -176,6 +228,11 @@ impl<'a> Solver<'a> {
         if n >= CELLS as i32 - 2 {
             // Neither of the last two discs can win: a draw.
             return 0;
+        }
+        if n <= self.book_ply {
+            if let Some(score) = self.book_score(board) {
+                return score;
+            }
         }
         // The opponent cannot win with its next disc, and neither can we.
         let mut lower = -(CELLS as i32 - 2 - n) / 2;

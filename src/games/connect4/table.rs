@@ -126,6 +126,14 @@ impl SolverTable {
         self.table.new_search();
     }
 
+    /// Keeps what the table holds for the next solve. A new table starts a
+    /// generation first: stamp 0 would match its zeroed, empty slots.
+    pub fn continue_solves(&mut self) {
+        if self.table.generation() == 0 {
+            self.table.new_search();
+        }
+    }
+
     /// The slot of `key` and the rest of the mixed key, which the entry
     /// keeps.
     #[inline]
