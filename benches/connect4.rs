@@ -9,13 +9,25 @@
 //! `cargo bench --bench connect4` runs everything (Test_L1_R3: first 50
 //! positions only). Arguments narrow it: `-- L2_R2 L1_R2` runs only those
 //! sets, `--limit N` caps the positions per set.
+//!
+//! `-- --service` measures the service's answer instead (the opening book,
+//! then the solver with the book's help, within the default time, as
+//! `/v1/search` runs it): the book's size and depth, the time per answer
+//! for every book position, and for each set how many positions answer
+//! proven within the default time (Test_L1_R3: all 1000 unless `--limit`).
 
 use std::path::Path;
 use std::time::Duration;
 
-use gameai::games::connect4::board::Board;
+use std::time::Instant;
+
+use gameai::games::connect4::board::{Board, WIDTH};
+use gameai::games::connect4::book::Book;
 use gameai::games::connect4::solver::Solver;
 use gameai::games::connect4::table::SolverTable;
+use gameai::games::connect4::{DEFAULT_TIME_MS, search};
+use gameai::search::{Limits, Workspace};
+use gameai::vocabulary::Source;
 
 /// Set, positions to run by default, Pons' mean CPU time and mean nodes.
 const SETS: [(&str, usize, &str, &str); 6] = [
@@ -41,6 +53,10 @@ fn main() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/connect4");
     if !dir.exists() {
         println!("skipped: {} is absent", dir.display());
+        return;
+    }
+    if args.iter().any(|a| a == "--service") {
+        service(&dir, &wanted, limit);
         return;
     }
     let mut table = SolverTable::default();
@@ -82,6 +98,95 @@ fn main() {
             thousands(nodes / solved.max(1) as u64),
             thousands((nodes as f64 / total.as_secs_f64().max(1e-9)) as u64),
         );
+    }
+}
+
+/// The service's answers: the book's, then the solver's within the
+/// default time.
+fn service(dir: &Path, wanted: &[&String], limit: Option<usize>) {
+    let book = Book::embedded();
+    let mut ws = Workspace::default();
+    let mut answer = |board: &Board| {
+        let limits = Limits {
+            deadline: Some(Instant::now() + Duration::from_millis(DEFAULT_TIME_MS)),
+            ..Limits::depth(board.empty_cells())
+        };
+        let start = Instant::now();
+        let report = search::search(board, &limits, &mut ws);
+        (report, start.elapsed())
+    };
+    println!(
+        "book: {} entries, {} bytes, positions of up to {} discs",
+        book.len(),
+        book.to_bytes().len(),
+        book.deepest_ply()
+    );
+    let mut times = Vec::new();
+    for entry in book.entries() {
+        let board = board_of_key(entry.key);
+        let (report, time) = answer(&board);
+        assert_eq!(
+            report.source,
+            Source::Book,
+            "an entry answers from the book"
+        );
+        times.push(time);
+    }
+    times.sort();
+    println!(
+        "every book position: median {}, max {}",
+        show_time(times[times.len() / 2]),
+        show_time(times[times.len() - 1])
+    );
+    println!();
+    println!(
+        "| set | positions | proven within {DEFAULT_TIME_MS} ms | from the book | median time | max time |"
+    );
+    println!("|---|---|---|---|---|---|");
+    for (name, _, _, _) in SETS {
+        if !wanted.is_empty() && !wanted.iter().any(|w| name.ends_with(w.as_str())) {
+            continue;
+        }
+        let text = std::fs::read_to_string(dir.join(name)).expect("readable test set");
+        let (mut proven, mut from_book, mut times) = (0, 0, Vec::new());
+        for line in text.lines().take(limit.unwrap_or(usize::MAX)) {
+            let moves = line.split(' ').next().expect("`moves score` lines");
+            let mut board = Board::new();
+            for ch in moves.bytes() {
+                board.play_col(usize::from(ch - b'1'));
+            }
+            let (report, time) = answer(&board);
+            proven += usize::from(report.proven.is_some());
+            from_book += usize::from(report.source == Source::Book);
+            times.push(time);
+        }
+        times.sort();
+        println!(
+            "| {name} | {} | {proven} | {from_book} | {} | {} |",
+            times.len(),
+            show_time(times[times.len() / 2]),
+            show_time(times[times.len() - 1])
+        );
+    }
+}
+
+/// The position of a book key: each 7-bit column holds the side to move's
+/// discs plus the filled part, so a column of height `h` sums to between
+/// `2^h - 1` and `2^(h+1) - 2`.
+fn board_of_key(key: u64) -> Board {
+    let (mut mine, mut theirs, mut discs) = (0u64, 0u64, 0);
+    for col in 0..WIDTH {
+        let bits = (key >> (col * 7)) & 0x7f;
+        let height = (bits + 1).ilog2();
+        let filled = (1u64 << height) - 1;
+        mine |= (bits - filled) << (col * 7);
+        theirs |= (filled & !(bits - filled)) << (col * 7);
+        discs += height;
+    }
+    if discs % 2 == 0 {
+        Board::from_discs(mine, theirs)
+    } else {
+        Board::from_discs(theirs, mine)
     }
 }
 

@@ -60,7 +60,8 @@ async fn main() {
             ),
             clients: 4 * (workers + 2),
             duration: seconds,
-            body: Some(json!({"game": "connect4", "moves": [], "time_ms": 300})),
+            // Off the opening book, so every request searches.
+            body: Some(json!({"game": "connect4", "moves": "11", "time_ms": 300})),
         },
     ];
     let mut reports = Vec::new();

@@ -97,6 +97,17 @@ pub struct SearchReport {
     pub pv: Vec<String>,
     pub stopped: Stopped,
     pub to_move: Player,
+    pub source: Source,
+}
+
+/// Where an answer came from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Source {
+    /// A search (or exact solve) made for this request.
+    #[default]
+    Search,
+    /// The game's opening book, with no search.
+    Book,
 }
 
 /// Why a search ended.

@@ -576,9 +576,10 @@ async fn queue_full_then_recovery(p: &Page<'_>) -> Result<()> {
     let hold = tokio::spawn({
         let (http, url) = (http.clone(), server.url("/v1/search"));
         async move {
-            // Connect Four's empty board does not solve in 2.5 s.
+            // Connect Four two plies in, off the opening book, does not
+            // solve in 2.5 s.
             http.post(url)
-                .json(&json!({"game": "connect4", "moves": [], "depth": 42, "time_ms": 2500}))
+                .json(&json!({"game": "connect4", "moves": "11", "depth": 42, "time_ms": 2500}))
                 .send()
                 .await
                 .map(|r| r.status().as_u16())

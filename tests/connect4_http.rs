@@ -109,17 +109,19 @@ async fn the_answer_names_the_landing_row() {
 }
 
 #[tokio::test]
-async fn early_positions_answer_in_time_unproven() {
+async fn early_positions_outside_the_book_answer_in_time_unproven() {
     let app = test_app();
+    // X's first disc away from the centre: never on the service's own lines.
     let reply = post_json(
         &app,
         "/v1/search",
-        json!({"game": "connect4", "moves": [], "time_ms": 300}),
+        json!({"game": "connect4", "moves": "1122", "time_ms": 300}),
     )
     .await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
-    assert_eq!(reply.body["stopped"], "time");
+    assert_eq!(reply.body["stopped"], "time", "{}", reply.text);
     assert_eq!(reply.body["proven"], json!(null));
+    assert_eq!(reply.body["source"], "search");
     assert!(
         reply.body["time_ms"].as_u64().unwrap() < 1_000,
         "{}",

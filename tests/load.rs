@@ -14,10 +14,10 @@ use serde_json::json;
 async fn overload_sheds_cleanly_and_recovers() {
     let server = Server::start(&[("GAMEAI_WORKERS", "2"), ("GAMEAI_QUEUE", "2")]);
     let plan = LoadPlan {
-        name: "connect4 opening, 150 ms each, 12 clients".to_owned(),
+        name: "connect4 off the book, 150 ms each, 12 clients".to_owned(),
         clients: 12,
         duration: Duration::from_secs(2),
-        body: Some(json!({"game": "connect4", "moves": [], "time_ms": 150})),
+        body: Some(json!({"game": "connect4", "moves": "11", "time_ms": 150})),
     };
     let report = load::run(&server, &plan).await;
     load::print_table(std::slice::from_ref(&report));

@@ -51,9 +51,11 @@ async fn serves_searches_and_shuts_down_on_sigterm() {
     assert!(status.success(), "exit status {status:?}");
 }
 
-/// A search long enough to still be running when the test acts.
+/// A search long enough to still be running when the test acts: Connect
+/// Four two plies in, off the opening book's lines (X did not open in the
+/// centre), where the solver needs far longer than any budget here.
 fn long_search(time_ms: u64) -> Value {
-    json!({"game": "connect4", "moves": [], "time_ms": time_ms})
+    json!({"game": "connect4", "moves": "11", "time_ms": time_ms})
 }
 
 #[tokio::test]

@@ -11,6 +11,7 @@ use std::time::Instant;
 
 use super::{MoveView, Position, ProvenView, SearchReport, Status};
 use crate::search::{Limits, Outcome, Stopped, WIN_THRESHOLD, Workspace};
+use crate::vocabulary::Source;
 
 /// One root move and what searching it found, from the root's side.
 #[derive(Clone, Debug)]
@@ -24,6 +25,7 @@ pub struct Line {
     /// The move, then the expected replies.
     pub pv: Vec<String>,
     pub stopped: Stopped,
+    pub source: Source,
 }
 
 impl Line {
@@ -102,6 +104,7 @@ fn line_of(before: &[String], notation: &str, child: &Position, report: SearchRe
         nodes: report.nodes,
         pv,
         stopped: report.stopped,
+        source: report.source,
     }
 }
 
@@ -195,5 +198,11 @@ pub fn report_of_lines(
         pv: line.pv.clone(),
         stopped,
         to_move: pos.to_move(),
+        // From the book only when every line is.
+        source: if lines.iter().all(|l| l.source == Source::Book) {
+            Source::Book
+        } else {
+            Source::Search
+        },
     }
 }

@@ -20,7 +20,9 @@ pub mod tictactoe;
 use std::sync::LazyLock;
 
 use crate::search::{Limits, Workspace};
-pub use crate::vocabulary::{MoveView, Outcome, Player, ProvenView, SearchReport, Status, Stopped};
+pub use crate::vocabulary::{
+    MoveView, Outcome, Player, ProvenView, SearchReport, Source, Status, Stopped,
+};
 pub use info::{Features, GameInfo, PositionReport};
 pub use spec::{MoveError, Part, PositionError, PositionSpec};
 

@@ -7,7 +7,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::games::{PositionSpec, lines::Line};
-use crate::vocabulary::{MoveView, Outcome, Player, ProvenView, SearchReport, Status, Stopped};
+use crate::vocabulary::{
+    MoveView, Outcome, Player, ProvenView, SearchReport, Source, Status, Stopped,
+};
 
 /// A side: `X` moves first (black in gomoku and othello).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -222,6 +224,27 @@ pub enum StopReason {
     Proven,
 }
 
+/// Where an answer came from: `search`, a search (or exact solve) made
+/// for this request; `book`, the game's opening book (Connect Four's
+/// opening positions), exact, with no search (`nodes` 0).
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum AnswerSource {
+    /// A search (or exact solve) made for this request.
+    Search,
+    /// The game's opening book (Connect Four): exact, no search, `nodes` 0.
+    Book,
+}
+
+impl From<Source> for AnswerSource {
+    fn from(s: Source) -> Self {
+        match s {
+            Source::Search => AnswerSource::Search,
+            Source::Book => AnswerSource::Book,
+        }
+    }
+}
+
 /// The search's answer.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct SearchResponse {
@@ -241,6 +264,7 @@ pub struct SearchResponse {
     pub pv: Vec<String>,
     pub stopped: StopReason,
     pub to_move: Side,
+    pub source: AnswerSource,
     /// With `multi_pv` above 1: the best moves, best first.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lines: Option<Vec<LineBody>>,
@@ -262,6 +286,7 @@ pub struct LineBody {
     pub nodes: u64,
     /// This move, then the expected replies.
     pub pv: Vec<String>,
+    pub source: AnswerSource,
 }
 
 impl From<Line> for LineBody {
@@ -273,6 +298,7 @@ impl From<Line> for LineBody {
             depth: l.depth,
             nodes: l.nodes,
             pv: l.pv,
+            source: l.source.into(),
         }
     }
 }
@@ -323,6 +349,7 @@ impl From<SearchReport> for SearchResponse {
             pv: r.pv,
             stopped: r.stopped.into(),
             to_move: r.to_move.into(),
+            source: r.source.into(),
             lines: None,
             seed: None,
         }

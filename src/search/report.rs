@@ -6,7 +6,7 @@ use std::time::Instant;
 use super::{
     GameTree, Limits, Proof, Stopped, Workspace, elapsed_ms, proof_from_score, render_line, search,
 };
-use crate::vocabulary::{MoveView, Player, ProvenView, SearchReport};
+use crate::vocabulary::{MoveView, Player, ProvenView, SearchReport, Source};
 
 /// Collects what a search found; [`ReportBuilder::build`] stamps the time.
 #[must_use]
@@ -31,6 +31,7 @@ impl ReportBuilder {
                 pv: Vec::new(),
                 stopped: Stopped::Depth,
                 to_move,
+                source: Source::Search,
             },
         }
     }
@@ -92,6 +93,12 @@ impl ReportBuilder {
         self.report.nodes = child.nodes;
         self.report.stopped = child.stopped;
         self.report.pv.extend(child.pv);
+        self
+    }
+
+    /// An answer read from the game's opening book.
+    pub fn from_book(mut self) -> Self {
+        self.report.source = Source::Book;
         self
     }
 

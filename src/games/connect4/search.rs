@@ -1,7 +1,9 @@
-//! Connect Four's answer to a search: an exact solve when the budget
-//! allows it, otherwise the generic alpha-beta core's deepest iteration.
+//! Connect Four's answer to a search: the opening book's when it holds the
+//! position, an exact solve when the budget allows it, otherwise the
+//! generic alpha-beta core's deepest iteration.
 
 use super::board::{Board, HEIGHT, cell_of};
+use super::book::Book;
 use super::proof_of_score;
 use super::solver::Solver;
 use super::table::SolverTable;
@@ -19,14 +21,25 @@ fn move_view(board: &Board, col: usize) -> MoveView {
     }
 }
 
-/// Solves `board` exactly when the depth allows it and the solve fits in
-/// the time budget; otherwise answers from the generic alpha-beta core.
+/// Answers from the book when it holds `board` and the request allows an
+/// exact answer; solves `board` exactly (with the book's help) when the
+/// depth allows it and the solve fits in the time budget; otherwise
+/// answers from the generic alpha-beta core.
 pub fn search(board: &Board, limits: &Limits, ws: &mut Workspace) -> SearchReport {
     let report = ReportBuilder::new(board.side_to_move());
     let start = report.started();
     let mut solver_nodes = 0;
     let ongoing = !board.last_mover_won() && !board.is_full();
+    let book = Book::embedded();
     if ongoing && limits.depth >= board.empty_cells() {
+        if let Some((best, score)) = book.best_move(board) {
+            return report
+                .line(move_view(board, best), book_line(book, board))
+                .exact(proof_of_score(board, score), None)
+                .depth(board.empty_cells())
+                .from_book()
+                .build();
+        }
         let solver_limits = Limits {
             deadline: limits.deadline.map(|d| {
                 let (num, den) = SOLVER_SHARE;
@@ -39,7 +52,7 @@ pub fn search(board: &Board, limits: &Limits, ws: &mut Workspace) -> SearchRepor
             ..limits.clone()
         };
         let table = ws.extra::<SolverTable>();
-        let mut solver = Solver::new(table, Some(&solver_limits));
+        let mut solver = Solver::new(table, Some(&solver_limits)).with_book(book);
         let solved = solver
             .solve(board)
             .and_then(|score| Ok((score, solver.best_move(board, score)?)));
@@ -75,4 +88,19 @@ pub fn search(board: &Board, limits: &Limits, ws: &mut Workspace) -> SearchRepor
         .nodes(result.nodes + solver_nodes)
         .stopped(result.stopped)
         .build()
+}
+
+/// The best moves the book gives from `board` on, each side in turn, while
+/// it holds the position reached.
+fn book_line(book: &Book, board: &Board) -> Vec<String> {
+    let mut line = Vec::new();
+    let mut pos = *board;
+    while let Some((col, _)) = book.best_move(&pos) {
+        line.push((col + 1).to_string());
+        pos.play_col(col);
+        if pos.last_mover_won() || pos.is_full() {
+            break;
+        }
+    }
+    line
 }

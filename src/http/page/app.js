@@ -832,7 +832,9 @@
     el.sNodes.textContent = r.nodes.toLocaleString('en');
     el.sTime.textContent = `${r.time_ms.toLocaleString('en')} ms`;
     el.sNps.textContent = `${r.nps.toLocaleString('en')} nodes/s`;
-    el.sStopped.textContent = { depth: 'reached the depth', time: 'time ran out', nodes: 'node budget ran out', cancelled: 'stopped', proven: 'result proven' }[r.stopped] || r.stopped;
+    el.sStopped.textContent = r.source === 'book'
+      ? 'opening book: result proven'
+      : { depth: 'reached the depth', time: 'time ran out', nodes: 'node budget ran out', cancelled: 'stopped', proven: 'result proven' }[r.stopped] || r.stopped;
     el.pv.replaceChildren(...r.pv.map((m) => {
       const li = document.createElement('li');
       li.textContent = m;
