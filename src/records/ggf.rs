@@ -23,6 +23,11 @@ use crate::games::{GameKind, Player};
 /// The standard start as GGF writes it, black to move.
 const STANDARD_BOARD: &str = "---------------------------O*------*O---------------------------";
 
+/// The games GGF holds here.
+pub fn fits(game: GameKind) -> bool {
+    game == GameKind::Othello
+}
+
 /// Reads one othello game in GGF.
 pub fn parse(text: &str, _hints: &Hints) -> Result<Record, RecordError> {
     let props = properties(text)?;
@@ -346,5 +351,19 @@ mod tests {
             record.moves,
             vec![RecordMove::new("pass"), RecordMove::new("h8")]
         );
+    }
+
+    #[test]
+    fn hints_are_checked() {
+        let e = super::super::parse_with(
+            Format::Ggf,
+            "(;GM[Othello]B[f5];)",
+            &super::super::Hints {
+                game: Some(GameKind::Gomoku),
+                ..Hints::default()
+            },
+        )
+        .unwrap_err();
+        assert!(e.detail.contains("othello"), "{e}");
     }
 }

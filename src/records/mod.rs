@@ -23,6 +23,8 @@
 
 pub mod ggf;
 pub mod moves;
+pub mod psq;
+pub mod sgf;
 
 use crate::games::{GameKind, Player, Position, PositionSpec};
 
@@ -68,20 +70,21 @@ impl Format {
     /// Whether this format can hold a game of `game`.
     pub fn fits(self, game: GameKind) -> bool {
         match self {
-            Format::Sgf => matches!(game, GameKind::Gomoku | GameKind::Othello),
-            Format::Ggf => game == GameKind::Othello,
-            Format::Psq => game == GameKind::Gomoku,
+            Format::Sgf => sgf::fits(game),
+            Format::Ggf => ggf::fits(game),
+            Format::Psq => psq::fits(game),
             Format::Moves => true,
         }
     }
 
-    /// The format a game's own tools use most: what the play page copies.
+    /// The format a game's own tools use most, which the play page copies:
+    /// GGF for othello (NBoard's), SGF for gomoku (it keeps comments), the
+    /// moves for the rest.
     pub fn natural(game: GameKind) -> Self {
-        match game {
-            GameKind::Gomoku => Format::Sgf,
-            GameKind::Othello => Format::Ggf,
-            GameKind::TicTacToe | GameKind::Connect4 => Format::Moves,
-        }
+        [Format::Ggf, Format::Sgf, Format::Moves]
+            .into_iter()
+            .find(|f| f.fits(game))
+            .unwrap_or(Format::Moves)
     }
 }
 
@@ -199,12 +202,8 @@ pub fn parse_with(format: Format, text: &str, hints: &Hints) -> Result<Record, R
     let record = match format {
         Format::Ggf => ggf::parse(text, hints)?,
         Format::Moves => moves::parse(text, hints)?,
-        Format::Sgf | Format::Psq => {
-            return Err(RecordError::header(format!(
-                "the {} format cannot be read yet",
-                format.name()
-            )));
-        }
+        Format::Sgf => sgf::parse(text, hints)?,
+        Format::Psq => psq::parse(text, hints)?,
     };
     hints.check(record.game, record.size)?;
     Ok(record)
@@ -223,10 +222,8 @@ pub fn write(format: Format, record: &Record) -> Result<String, RecordError> {
     match format {
         Format::Ggf => ggf::write(record),
         Format::Moves => moves::write(record),
-        Format::Sgf | Format::Psq => Err(RecordError::header(format!(
-            "the {} format cannot be written yet",
-            format.name()
-        ))),
+        Format::Sgf => sgf::write(record),
+        Format::Psq => psq::write(record),
     }
 }
 
@@ -359,56 +356,5 @@ mod tests {
         let e = RecordError::at(3, "d3: not legal");
         assert_eq!(e.to_string(), "move 3: d3: not legal");
         assert_eq!(RecordError::header("no game").to_string(), "no game");
-    }
-
-    #[test]
-    fn formats_know_their_games() {
-        for &f in Format::ALL {
-            assert_eq!(Format::from_name(f.name()), Some(f));
-        }
-        assert!(Format::Psq.fits(GameKind::Gomoku));
-        assert!(!Format::Psq.fits(GameKind::Othello));
-        assert!(!Format::Ggf.fits(GameKind::Gomoku));
-        assert!(!Format::Sgf.fits(GameKind::Connect4));
-        for &g in GameKind::ALL {
-            assert!(Format::natural(g).fits(g));
-            assert!(Format::Moves.fits(g));
-        }
-        let record = Record {
-            game: GameKind::Connect4,
-            size: None,
-            rules: None,
-            start: None,
-            moves: vec![],
-        };
-        assert!(write(Format::Ggf, &record).is_err());
-    }
-
-    #[test]
-    fn replay_refuses_the_first_illegal_move() {
-        let record = Record {
-            game: GameKind::TicTacToe,
-            size: None,
-            rules: None,
-            start: None,
-            moves: ["a1", "b2", "a1"].map(RecordMove::new).to_vec(),
-        };
-        let e = record.replay().unwrap_err();
-        assert_eq!(e.move_number, Some(3));
-        assert!(e.detail.contains("taken"), "{e}");
-    }
-
-    #[test]
-    fn hints_are_checked() {
-        let e = parse_with(
-            Format::Ggf,
-            "(;GM[Othello]B[f5];)",
-            &Hints {
-                game: Some(GameKind::Gomoku),
-                ..Hints::default()
-            },
-        )
-        .unwrap_err();
-        assert!(e.detail.contains("othello"), "{e}");
     }
 }

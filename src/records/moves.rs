@@ -86,7 +86,7 @@ fn split_cells(token: &str) -> Result<Vec<String>, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Format, parse_with, write as write_record};
+    use super::super::{Format, RecordMove, parse_with, write as write_record};
     use super::*;
     use crate::games::GameKind;
 
@@ -156,5 +156,42 @@ mod tests {
         assert_eq!(write_record(Format::Moves, &a).unwrap(), implicit);
         let e = parse_with(Format::Moves, "f5 pass", &hints(GameKind::Othello)).unwrap_err();
         assert_eq!(e.move_number, Some(2), "a pass where a move exists: {e}");
+    }
+
+    #[test]
+    fn formats_know_their_games() {
+        for &f in Format::ALL {
+            assert_eq!(Format::from_name(f.name()), Some(f));
+        }
+        assert!(Format::Psq.fits(GameKind::Gomoku));
+        assert!(!Format::Psq.fits(GameKind::Othello));
+        assert!(!Format::Ggf.fits(GameKind::Gomoku));
+        assert!(!Format::Sgf.fits(GameKind::Connect4));
+        for &g in GameKind::ALL {
+            assert!(Format::natural(g).fits(g));
+            assert!(Format::Moves.fits(g));
+        }
+        let record = super::super::Record {
+            game: GameKind::Connect4,
+            size: None,
+            rules: None,
+            start: None,
+            moves: vec![],
+        };
+        assert!(write_record(Format::Ggf, &record).is_err());
+    }
+
+    #[test]
+    fn replay_refuses_the_first_illegal_move() {
+        let record = super::super::Record {
+            game: GameKind::TicTacToe,
+            size: None,
+            rules: None,
+            start: None,
+            moves: ["a1", "b2", "a1"].map(RecordMove::new).to_vec(),
+        };
+        let e = record.replay().unwrap_err();
+        assert_eq!(e.move_number, Some(3));
+        assert!(e.detail.contains("taken"), "{e}");
     }
 }
