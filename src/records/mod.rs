@@ -172,7 +172,15 @@ pub struct Hints {
 impl Hints {
     /// Refuses a record whose game or size disagrees with what the reader
     /// was told.
-    fn check(&self, game: GameKind, size: Option<u32>) -> Result<(), RecordError> {
+    fn check(&self, record: &Record) -> Result<(), RecordError> {
+        let (game, size) = (record.game, record.size);
+        if let (Some(hint), Some(rules)) = (&self.rules, &record.rules) {
+            if hint != rules {
+                return Err(RecordError::header(format!(
+                    "the record is played under {rules} rules, not {hint}"
+                )));
+            }
+        }
         if let Some(hint) = self.game.filter(|&g| g != game) {
             return Err(RecordError::header(format!(
                 "the record is a game of {}, not {}",
@@ -205,7 +213,7 @@ pub fn parse_with(format: Format, text: &str, hints: &Hints) -> Result<Record, R
         Format::Sgf => sgf::parse(text, hints)?,
         Format::Psq => psq::parse(text, hints)?,
     };
-    hints.check(record.game, record.size)?;
+    hints.check(&record)?;
     Ok(record)
 }
 
