@@ -365,4 +365,71 @@ mod tests {
         assert_eq!(e.to_string(), "move 3: d3: not legal");
         assert_eq!(RecordError::header("no game").to_string(), "no game");
     }
+
+    use proptest::prelude::*;
+
+    /// Real records of each format, which the fuzzing below mangles.
+    const SAMPLES: &[(Format, &str)] = &[
+        (
+            Format::Ggf,
+            "(;GM[Othello]PC[NBoard]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F6]B[E6]W[F4]B[E3]W[C5];)",
+        ),
+        (
+            Format::Sgf,
+            "(;FF[4]GM[4]SZ[15]RU[renju]AB[aa]AW[ab:ac]PL[B];B[hh]C[x];W[ii](;B[hi])(;B[jj]))",
+        ),
+        (
+            Format::Sgf,
+            "(;GM[2];B[dc];W[cc];B[ef];W[db];B[da];W[ea];B[bb];W[ca];W[ac];B[aa])",
+        ),
+        (
+            Format::Psq,
+            "Piskvorky 15x15, 11:11, 0\n8,8,0\n9,9,10\n7,9,0\nbrain\n-1\n",
+        ),
+        (Format::Moves, "f5d6c3d3c4 pass"),
+    ];
+
+    fn mangled() -> impl Strategy<Value = (Format, String)> {
+        (
+            0..SAMPLES.len(),
+            proptest::collection::vec((any::<prop::sample::Index>(), 0..3u8, any::<char>()), 0..6),
+        )
+            .prop_map(|(i, edits)| {
+                let (format, text) = SAMPLES[i];
+                let mut chars: Vec<char> = text.chars().collect();
+                for (at, kind, c) in edits {
+                    let n = chars.len();
+                    match kind {
+                        0 if n > 0 => {
+                            chars.remove(at.index(n));
+                        }
+                        1 => chars.insert(at.index(n + 1), c),
+                        _ if n > 0 => chars[at.index(n)] = c,
+                        _ => {}
+                    }
+                }
+                (format, chars.into_iter().collect())
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2000, failure_persistence: None, ..ProptestConfig::default() })]
+
+        /// Any text is read or refused without a panic, and a record that
+        /// reads writes back to text that reads as the same record.
+        #[test]
+        fn records_read_or_refuse_and_round_trip((format, text) in mangled(), game in 0..GameKind::ALL.len()) {
+            let hints = Hints {
+                game: Some(GameKind::ALL[game]),
+                ..Hints::default()
+            };
+            if let Ok(record) = parse_with(format, &text, &hints) {
+                let written = write(format, &record);
+                prop_assert!(written.is_ok() || record.start.is_some(), "{written:?}");
+                if let Ok(written) = written {
+                    prop_assert_eq!(parse_with(format, &written, &hints), Ok(record), "{}", written);
+                }
+            }
+        }
+    }
 }

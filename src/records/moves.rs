@@ -62,7 +62,10 @@ fn split_cells(token: &str) -> Result<Vec<String>, String> {
     let mut cells = Vec::new();
     let mut rest = token;
     while !rest.is_empty() {
-        if rest.len() >= 4 && rest[..4].eq_ignore_ascii_case("pass") {
+        if rest
+            .get(..4)
+            .is_some_and(|p| p.eq_ignore_ascii_case("pass"))
+        {
             cells.push("pass".to_owned());
             rest = &rest[4..];
             continue;
@@ -127,6 +130,8 @@ mod tests {
         assert!(e.detail.contains("\"5c\""), "{e}");
         let e = parse_with(Format::Moves, "a1 b2 a1", &hints(GameKind::TicTacToe)).unwrap_err();
         assert_eq!(e.move_number, Some(3), "{e}");
+        let e = parse_with(Format::Moves, "f5 dé6", &hints(GameKind::Othello)).unwrap_err();
+        assert_eq!(e.move_number, Some(2), "{e}");
         let e = parse_with(Format::Moves, "a1", &Hints::default()).unwrap_err();
         assert!(e.detail.contains("which game"), "{e}");
     }

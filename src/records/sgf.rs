@@ -7,8 +7,10 @@
 //! ```
 //!
 //! A point is two letters, column then row, both counted from `a` at the
-//! top-left, so `hh` is `h8`, the centre of 15×15; this is how Renlib,
-//! Yixin and SGF editors write gomoku. `B[]` (or `B[tt]` on boards up to
+//! top-left, so `hh` is `h8`, the centre of 15×15, as FF\[4\] has it for
+//! every board game. Go programs adapted to gomoku (KataGomo) write `GM[1]`:
+//! that is read as gomoku when the reader says the game is gomoku.
+//! `B[]` (or `B[tt]` on boards up to
 //! 19) passes. A starting position is set up with `AB`/`AW`/`AE` and `PL`
 //! in the root node; point lists may be compressed (`AB[aa:cc]`). Only the
 //! main line is read: other variations are skipped. `SZ` defaults to the
@@ -47,6 +49,7 @@ pub fn parse(text: &str, hints: &Hints) -> Result<Record, RecordError> {
                 .iter()
                 .find(|&&(number, _)| number == n)
                 .map(|&(_, g)| g)
+                .or((n == 1 && hints.game == Some(GameKind::Gomoku)).then_some(GameKind::Gomoku))
                 .ok_or_else(|| {
                     RecordError::header(format!(
                         "GM[{n}]: only gomoku (GM[4]) and othello (GM[2]) are read from SGF"
@@ -282,7 +285,7 @@ fn main_line(text: &str) -> Result<Vec<Node>, RecordError> {
     if p.chars.peek().map(|&(_, c)| c) != Some('(') {
         return Err(RecordError::header("an SGF record starts with \"(;\""));
     }
-    let nodes = p.tree()?;
+    let nodes = p.tree(0)?;
     p.skip_space();
     if p.chars.peek().is_some() {
         return Err(RecordError::header(
@@ -294,6 +297,9 @@ fn main_line(text: &str) -> Result<Vec<Node>, RecordError> {
     }
     Ok(nodes)
 }
+
+/// How deep variations may nest: far beyond any real record.
+const MAX_NESTING: usize = 200;
 
 struct Parser<'a> {
     chars: std::iter::Peekable<std::str::CharIndices<'a>>,
@@ -308,8 +314,15 @@ impl Parser<'_> {
         self.chars.next().map(|(_, c)| c)
     }
 
-    /// `( node* tree* )`, keeping the first subtree's nodes only.
-    fn tree(&mut self) -> Result<Vec<Node>, RecordError> {
+    /// `( node* tree* )`, keeping the first subtree's nodes only. `depth`
+    /// counts the variations around it: deep nesting is refused before it
+    /// can exhaust the stack.
+    fn tree(&mut self, depth: usize) -> Result<Vec<Node>, RecordError> {
+        if depth >= MAX_NESTING {
+            return Err(RecordError::header(format!(
+                "variations nest more than {MAX_NESTING} deep"
+            )));
+        }
         self.next_char(); // '('
         let mut nodes = Vec::new();
         let mut took_branch = false;
@@ -321,7 +334,7 @@ impl Parser<'_> {
                     nodes.push(self.node()?);
                 }
                 Some('(') => {
-                    let branch = self.tree()?;
+                    let branch = self.tree(depth + 1)?;
                     if !took_branch {
                         nodes.extend(branch);
                         took_branch = true;
@@ -411,7 +424,7 @@ mod tests {
     }
 
     #[test]
-    fn reads_gomoku_as_renlib_and_yixin_write_it() {
+    fn reads_a_gomoku_game() {
         let text = "(;GM[4]FF[4]SZ[15]PB[Yixin]PW[Human]\n;B[hh];W[ig]C[a good reply];B[ii]\n)";
         let record = read(text).unwrap();
         assert_eq!(record.game, GameKind::Gomoku);
@@ -489,6 +502,25 @@ mod tests {
     }
 
     #[test]
+    fn go_programs_gomoku_reads_when_the_game_is_named() {
+        let text = "(;FF[4]GM[1]SZ[15]PB[katagomo]PW[katagomo];B[hh];W[hi])";
+        assert!(read(text).is_err(), "GM[1] alone is go");
+        let hints = Hints {
+            game: Some(GameKind::Gomoku),
+            ..Hints::default()
+        };
+        let record = parse_with(Format::Sgf, text, &hints).unwrap();
+        assert_eq!(record.notations(), ["h8", "h9"]);
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_not_overflowed() {
+        let text = format!("(;GM[4]{}", "(;B[hh]".repeat(100_000));
+        let e = read(&text).unwrap_err();
+        assert!(e.detail.contains("nest"), "{e}");
+    }
+
+    #[test]
     fn the_rules_may_come_from_the_hints() {
         let hints = Hints {
             rules: Some("standard".into()),
@@ -516,6 +548,7 @@ mod tests {
             ("(;GM[4];B[hh])(;GM[4])", None, "one game"),
             ("(;GM[4]AB[zz])", None, "AB[zz]"),
             ("(;GM[4];B)", None, "no value"),
+            ("(;GM[4];B[hé])", Some(1), "two letters"),
         ];
         for (text, number, words) in cases {
             let e = read(text).unwrap_err();
