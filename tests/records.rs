@@ -148,7 +148,15 @@ async fn a_bad_record_is_a_422_naming_the_move() {
     .await;
     let detail = assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(detail.contains("move 2"), "{detail}");
-    // A record of another game, or beside a board, is refused too.
+    // A record of another game or size, or beside a board, is refused too.
+    let reply = post_json(
+        &app,
+        "/v1/search",
+        json!({"game": "gomoku", "size": 15, "record": {"format": "psq", "text": "Piskvorky 20x20, 11:11, 0\n10,10,0\n"}}),
+    )
+    .await;
+    let detail = assert_problem(&reply, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(detail.contains("20×20"), "{detail}");
     let reply = post_json(
         &app,
         "/v1/position",

@@ -177,13 +177,13 @@ impl Hints {
         if let (Some(hint), Some(rules)) = (&self.rules, &record.rules) {
             if hint != rules {
                 return Err(RecordError::header(format!(
-                    "the record is played under {rules} rules, not {hint}"
+                    "it is played under {rules} rules, not {hint}"
                 )));
             }
         }
         if let Some(hint) = self.game.filter(|&g| g != game) {
             return Err(RecordError::header(format!(
-                "the record is a game of {}, not {}",
+                "it is a game of {}, not {}",
                 game.name(),
                 hint.name()
             )));
@@ -192,7 +192,7 @@ impl Hints {
         if let Some(hint) = self.size.filter(|&s| s != size.unwrap_or(default)) {
             let n = size.unwrap_or(default);
             return Err(RecordError::header(format!(
-                "the record's board is {n}×{n}, not {hint}×{hint}"
+                "its board is {n}×{n}, not {hint}×{hint}"
             )));
         }
         Ok(())
