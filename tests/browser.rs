@@ -77,6 +77,11 @@ fn the_keyboard_plays() {
 }
 
 #[test]
+fn a_record_is_copied_and_loaded_back() {
+    in_browser(records_copy_and_load);
+}
+
+#[test]
 fn the_page_fits_a_phone() {
     in_browser(phone_width);
 }
@@ -533,6 +538,65 @@ async fn othello_illegal_then_legal(p: &Page<'_>) -> Result<()> {
         format!("disc count: {status:?}"),
     )?;
     shot(b, &shots.join("othello.png")).await
+}
+
+/// Pastes `record` into the load form and waits for the game it starts,
+/// with `moves` moves listed and the player to move.
+async fn load_record(b: &Browser, record: &str, game: &str, moves: usize) -> Result<()> {
+    b.click("#load-record").await?;
+    let text = serde_json::to_string(record).map_err(|e| e.to_string())?;
+    b.js(&format!(
+        "document.getElementById('record-text').value = {text}; return null"
+    ))
+    .await?;
+    b.click("[data-testid='record-submit']").await?;
+    b.wait_for(
+        "the game from the record",
+        &format!(
+            "const s = document.getElementById('status').dataset.state;
+             const n = document.querySelectorAll('#moves li').length;
+             const sent = document.getElementById('curl').textContent.includes('\"record\"');
+             return sent && document.querySelector('.board-{game}') && s === 'your-turn' && n === {moves} ? s : null"
+        ),
+        WAIT,
+    )
+    .await
+    .map(drop)
+}
+
+/// "Copy record" gives the game as SGF; "Load record" starts the same
+/// game again from it, and an othello GGF record switches the game.
+async fn records_copy_and_load(p: &Page<'_>) -> Result<()> {
+    let (b, shots) = (p.browser, &p.shots);
+    new_game(b, "gomoku", &[("side", "X"), ("depth", "2")]).await?;
+    play(b, "h8", 2).await?;
+    let moves = text(b, "moves").await?;
+    b.click("#copy-record").await?;
+    let record = b
+        .wait_for(
+            "the copied record",
+            "const o = document.getElementById('record-out'); return !o.hidden && o.textContent ? o.textContent : null",
+            WAIT,
+        )
+        .await?;
+    let record = record.as_str().unwrap_or_default().to_owned();
+    check(
+        record.starts_with("(;FF[4]GM[4]SZ[15]") && record.contains(";B[hh]"),
+        format!("an SGF record: {record:?}"),
+    )?;
+    check(
+        record.contains("C[gameai: score "),
+        format!("the AI's move carries its evaluation: {record:?}"),
+    )?;
+    load_record(b, &record, "gomoku", 2).await?;
+    let again = text(b, "moves").await?;
+    check(
+        again == moves,
+        format!("the same moves: {again:?} vs {moves:?}"),
+    )?;
+    let ggf = "(;GM[Othello]PC[NBoard]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F6]B[E6]W[F4];)";
+    load_record(b, ggf, "othello", 4).await?;
+    shot(b, &shots.join("record-loaded.png")).await
 }
 
 async fn connect4_move(p: &Page<'_>) -> Result<()> {

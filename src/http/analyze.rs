@@ -12,14 +12,14 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::AppState;
-use super::bodies::{Moves, Proven, Side};
+use super::bodies::{Moves, Proven, RecordBody, Side};
 use super::caps::{MAX_ANALYZE_MOVES, MAX_NODES};
 use super::error::{ApiError, Problem, Result};
-use super::extract::Json;
+use super::extract::{Json, optional_object};
 use super::plan::count_shed;
 use super::validate::{self, game_kind, in_range};
 use crate::games::lines::{self, Line};
-use crate::games::{GameKind, Position, PositionSpec};
+use crate::games::{Position, PositionSpec};
 use crate::search::Limits;
 use crate::vocabulary::{Outcome, SearchReport, Status};
 
@@ -37,8 +37,9 @@ pub struct AnalyzeRequest {
     /// The game's name, as `GET /v1/games` lists it.
     #[schema(example = "tictactoe")]
     pub game: String,
-    /// The moves played, from `board` (or the game's start).
-    pub moves: Moves,
+    /// The moves played, from `board` (or the game's start); required
+    /// unless `record` is given.
+    pub moves: Option<Moves>,
     /// The board the game started from (default: the game's start).
     pub board: Option<Vec<String>>,
     /// The side to move on `board`, where the stone counts leave it open.
@@ -47,6 +48,9 @@ pub struct AnalyzeRequest {
     pub size: Option<u32>,
     /// Rule variant, for games with several (gomoku: freestyle, standard, renju).
     pub rules: Option<String>,
+    /// The game as a record, in place of `moves`, `board` and `to_move`.
+    #[serde(default, deserialize_with = "optional_object")]
+    pub record: Option<RecordBody>,
     /// Deepest iteration per position (default: the game's `default_depth`).
     #[schema(minimum = 1)]
     pub depth: Option<i64>,
@@ -150,7 +154,30 @@ async fn analyze_game(
 ) -> Result<Json<AnalyzeResponse>> {
     let started = Instant::now();
     let kind = game_kind(&request.game)?;
-    let moves = kind.move_list(request.moves.clone().into_list());
+    let (start, moves) = match &request.record {
+        Some(body) => {
+            let others =
+                request.board.is_some() || request.moves.is_some() || request.to_move.is_some();
+            let record = validate::record(kind, body, request.size, request.rules.clone(), others)?;
+            let start = record
+                .start_position()
+                .map_err(|e| ApiError::invalid("record", format!("the record: {e}")))?;
+            (start, record.notations())
+        }
+        None => {
+            let moves = request.moves.clone().ok_or_else(|| {
+                ApiError::invalid("moves", "give the moves played, or the game as a `record`")
+            })?;
+            let spec = PositionSpec {
+                board: request.board.clone(),
+                moves: request.board.is_none().then(Vec::new),
+                to_move: request.to_move.map(Into::into),
+                size: request.size,
+                rules: request.rules.clone(),
+            };
+            (kind.parse(&spec)?, kind.move_list(moves.into_list()))
+        }
+    };
     if !(1..=MAX_ANALYZE_MOVES).contains(&moves.len()) {
         return Err(ApiError::invalid(
             "moves",
@@ -170,7 +197,7 @@ async fn analyze_game(
         Some(t) => in_range("threshold", t, 2 * crate::search::WIN as u64)? as i32,
         None => kind.info().mistake_threshold,
     };
-    let positions = replay(kind, &request, &moves)?;
+    let positions = replay(start, &moves)?;
 
     // Two searches per move, `workers` at a time, within the server's cap.
     let workers = state.pool.workers() as u64;
@@ -245,15 +272,7 @@ async fn analyze_game(
 
 /// The position before each move, refusing illegal moves and moves after
 /// the game ended.
-fn replay(kind: GameKind, request: &AnalyzeRequest, moves: &[String]) -> Result<Vec<Position>> {
-    let spec = PositionSpec {
-        board: request.board.clone(),
-        moves: request.board.is_none().then(Vec::new),
-        to_move: request.to_move.map(Into::into),
-        size: request.size,
-        rules: request.rules.clone(),
-    };
-    let mut position = kind.parse(&spec)?;
+fn replay(mut position: Position, moves: &[String]) -> Result<Vec<Position>> {
     let mut positions = Vec::with_capacity(moves.len());
     for (i, mv) in moves.iter().enumerate() {
         if position.describe().status != Status::Ongoing {

@@ -6,7 +6,9 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use super::extract::optional_object;
 use crate::games::{PositionSpec, lines::Line};
+use crate::records::Format;
 use crate::vocabulary::{
     MoveView, Outcome, Player, ProvenView, SearchReport, Source, Status, Stopped,
 };
@@ -58,7 +60,47 @@ impl Moves {
     }
 }
 
-/// A position: the game, and either `board` or `moves`.
+/// A record format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum RecordFormat {
+    /// SGF FF[4]: gomoku (`GM[4]`) and othello (`GM[2]`), points as
+    /// `hh` (column, row from the top-left).
+    Sgf,
+    /// GGF as GGS and NBoard write it: othello.
+    Ggf,
+    /// Piskvork's `.psq`: gomoku.
+    Psq,
+    /// The moves alone, as `moves` takes them (`"4453"`, `"f5d6c3"`,
+    /// `"h8 i9"`).
+    Moves,
+}
+
+impl From<RecordFormat> for Format {
+    fn from(f: RecordFormat) -> Self {
+        match f {
+            RecordFormat::Sgf => Format::Sgf,
+            RecordFormat::Ggf => Format::Ggf,
+            RecordFormat::Psq => Format::Psq,
+            RecordFormat::Moves => Format::Moves,
+        }
+    }
+}
+
+/// A game record, in place of `board` and `moves`: the position after its
+/// last move. Its game must be the request's `game`; `size` and `rules`,
+/// if given, are checked against it or fill in what the format leaves out
+/// (the rules of a psq or SGF record).
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RecordBody {
+    pub format: RecordFormat,
+    /// The record itself.
+    #[schema(example = "(;FF[4]GM[4]SZ[15];B[hh];W[ii])")]
+    pub text: String,
+}
+
+/// A position: the game, and one of `board`, `moves` or `record`.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PositionRequest {
@@ -76,6 +118,8 @@ pub struct PositionRequest {
     pub size: Option<u32>,
     /// Rule variant, for games with several (gomoku: freestyle, standard, renju).
     pub rules: Option<String>,
+    #[serde(default, deserialize_with = "optional_object")]
+    pub record: Option<RecordBody>,
 }
 
 impl PositionRequest {
@@ -108,6 +152,8 @@ pub struct SearchRequest {
     pub size: Option<u32>,
     /// Rule variant, for games with several (gomoku: freestyle, standard, renju).
     pub rules: Option<String>,
+    #[serde(default, deserialize_with = "optional_object")]
+    pub record: Option<RecordBody>,
     /// Deepest iteration in plies, from 1 to the game's `max_depth`
     /// (default: the game's `default_depth`).
     #[schema(minimum = 1, example = 9)]
@@ -158,6 +204,7 @@ impl SearchRequest {
             to_move: self.to_move,
             size: self.size,
             rules: self.rules.clone(),
+            record: self.record.clone(),
         }
     }
 }

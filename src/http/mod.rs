@@ -280,6 +280,7 @@ mod tests {
                 start_board: Some(vec!["...".to_owned(); 3]),
                 start_to_move: None,
                 moves: vec!["z9".to_owned()],
+                ai_evals: Vec::new(),
                 ai: AiSettings {
                     plays: AiPlays::O,
                     depth: 1,

@@ -13,7 +13,7 @@ use super::AppState;
 use super::bodies::{Randomize, SearchRequest, SearchResponse};
 use super::caps::{MAX_MULTI_PV, MAX_NODES};
 use super::error::{ApiError, Result};
-use super::validate::{game_kind, in_range, search_budget};
+use super::validate::{self, in_range, search_budget};
 use crate::games::level;
 use crate::games::lines::{self, Line, Rng};
 use crate::games::{GameKind, Position, SearchReport, Stopped};
@@ -41,8 +41,7 @@ pub struct Plan {
 impl Plan {
     /// Checks every field of `request` (a finished game is refused).
     pub fn new(state: &AppState, request: &SearchRequest) -> Result<Self> {
-        let kind = game_kind(&request.game)?;
-        let position = kind.parse(&request.position().into_spec())?;
+        let (kind, position) = validate::position(request.position())?;
         position.check_ongoing()?;
         let level = request
             .level

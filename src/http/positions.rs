@@ -13,7 +13,7 @@ use super::caps::{MAX_ANALYZE_MOVES, MAX_BATCH_ITEMS, MAX_MULTI_PV, MAX_NODES};
 use super::error::{Problem, Result};
 use super::extract::Json;
 use super::plan::{Plan, run_plan};
-use super::validate::game_kind;
+use super::validate;
 use crate::games::{GameInfo, GameKind, Position, PositionReport, level};
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -160,9 +160,7 @@ pub struct GameLimits {
 }
 
 fn parse_position(request: PositionRequest) -> Result<(GameKind, Position)> {
-    let kind = game_kind(&request.game)?;
-    let position = kind.parse(&request.into_spec())?;
-    Ok((kind, position))
+    validate::position(request)
 }
 
 /// Search a position for the best move.

@@ -6,22 +6,25 @@
 
 use std::hash::{Hash, Hasher};
 
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, header};
-use axum::response::IntoResponse;
+use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::AppState;
-use super::bodies::{GameStatus, Moves, SearchResponse, Side};
+use super::bodies::{GameStatus, Moves, RecordBody, SearchResponse, Side};
 use super::error::{ApiError, BoxError, Problem, Result};
 use super::extract::{Json, OptionalJson, optional_object};
 use super::plan::{Plan, run_plan};
-use super::validate::{game_kind, in_range, search_budget};
+use super::validate::{self, game_kind, in_range, search_budget};
 use crate::games::{GameKind, Position, PositionSpec, level};
-use crate::sessions::{AiPlays, AiSettings, Session, Store, StoreError, new_id, now_rfc3339};
+use crate::records::{self, Format, Record, RecordMove, Start};
+use crate::sessions::{
+    AiEval, AiPlays, AiSettings, Session, Store, StoreError, new_id, now_rfc3339,
+};
 use crate::vocabulary::{Player, SearchReport, Status};
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -31,6 +34,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(play_move))
         .routes(routes!(make_ai_move))
         .routes(routes!(undo_move))
+        .routes(routes!(export_record))
 }
 
 /// Which sides the AI plays in a session.
@@ -105,6 +109,10 @@ pub struct CreateSessionRequest {
     pub size: Option<u32>,
     /// Rule variant, for games with several (gomoku: freestyle, standard, renju).
     pub rules: Option<String>,
+    /// A game record to continue from, in place of `board`, `moves` and
+    /// `to_move`: its moves become the session's history.
+    #[serde(default, deserialize_with = "optional_object")]
+    pub record: Option<RecordBody>,
     #[serde(default, deserialize_with = "optional_object")]
     pub ai: Option<AiRequest>,
 }
@@ -125,6 +133,16 @@ impl CreateSessionRequest {
             rules: self.rules.clone(),
         }
     }
+}
+
+/// Where a new session starts, from a record or from `board`/`moves`.
+struct SessionStart {
+    position: Position,
+    start_board: Option<Vec<String>>,
+    start_to_move: Option<Player>,
+    moves: Vec<String>,
+    size: Option<u32>,
+    rules: Option<String>,
 }
 
 /// The client's move.
@@ -297,6 +315,11 @@ async fn play_ai_move(
     position
         .play(&report.best_move.notation)
         .map_err(|e| ApiError::internal("the AI's move does not play", e))?;
+    session.ai_evals.push(AiEval {
+        ply: session.moves.len(),
+        score: report.score,
+        depth: report.depth,
+    });
     session.moves.push(report.best_move.notation.clone());
     Ok(report)
 }
@@ -362,7 +385,39 @@ async fn create_session(
     Json(request): Json<CreateSessionRequest>,
 ) -> Result<impl IntoResponse> {
     let kind = game_kind(&request.game)?;
-    let mut position = kind.parse(&request.start_spec())?;
+    let start = match &request.record {
+        Some(body) => {
+            let others =
+                request.board.is_some() || request.moves.is_some() || request.to_move.is_some();
+            let record = validate::record(kind, body, request.size, request.rules.clone(), others)?;
+            let position = record
+                .replay()
+                .map_err(|e| ApiError::invalid("record", format!("the record: {e}")))?;
+            SessionStart {
+                moves: record.notations(),
+                start_to_move: record.start.as_ref().and_then(|s| s.to_move),
+                start_board: record.start.map(|s| s.board),
+                size: record.size,
+                rules: record.rules,
+                position,
+            }
+        }
+        None => SessionStart {
+            position: kind.parse(&request.start_spec())?,
+            start_board: request.board.clone(),
+            start_to_move: request
+                .board
+                .as_ref()
+                .and(request.to_move.map(Player::from)),
+            moves: match &request.board {
+                Some(_) => Vec::new(),
+                None => request.start_spec().moves.unwrap_or_default(),
+            },
+            size: request.size,
+            rules: request.rules.clone(),
+        },
+    };
+    let mut position = start.position;
     let ai = request.ai.clone().unwrap_or_default();
     let (mut depth, mut time_ms) = search_budget(&state, kind, ai.depth, ai.time_ms)?;
     let level = ai
@@ -380,18 +435,15 @@ async fn create_session(
     }
     let AiRequest { plays, .. } = ai;
     let now = now_rfc3339();
-    let start_board = request.board.clone();
     let mut session = Session {
         id: new_id(),
         game: kind.name().to_owned(),
-        size: request.size,
-        rules: request.rules.clone(),
-        start_to_move: start_board.as_ref().and(request.to_move.map(Player::from)),
-        moves: match &start_board {
-            Some(_) => Vec::new(),
-            None => request.start_spec().moves.unwrap_or_default(),
-        },
-        start_board,
+        size: start.size,
+        rules: start.rules,
+        start_board: start.start_board,
+        start_to_move: start.start_to_move,
+        moves: start.moves,
+        ai_evals: Vec::new(),
         ai: AiSettings {
             plays: plays.unwrap_or(AiSide::O).into(),
             depth,
@@ -579,6 +631,97 @@ async fn undo_move(
     while one_side && session.ai.plays.plays(position.to_move()) && session.moves.pop().is_some() {
         (kind, position) = rebuild(&session)?;
     }
+    let played = session.moves.len();
+    session.ai_evals.retain(|e| e.ply < played);
     save(&state, &mut session, previous).await?;
     Ok(Json(respond(kind, session, &position, None)))
+}
+
+/// Which format to export a session in.
+#[derive(Clone, Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct RecordQuery {
+    /// `sgf` (gomoku, othello), `ggf` (othello), `psq` (gomoku) or
+    /// `moves` (any game); default: the game's own (GGF for othello, SGF
+    /// for gomoku, moves otherwise).
+    pub format: Option<String>,
+}
+
+/// The session as a game record, with the AI's evaluation of each of its
+/// moves as a comment where the format keeps comments (SGF).
+#[utoipa::path(
+    get,
+    path = "/v1/sessions/{id}/record",
+    tag = "sessions",
+    params(("id" = String, Path, description = "The session's id"), RecordQuery),
+    responses(
+        (status = 200, description = "The record: `application/x-go-sgf` for SGF, `text/plain` for the others", content(
+            (String = "application/x-go-sgf"),
+            (String = "text/plain"),
+        )),
+        (status = 401, description = "An API key is required (`GAMEAI_API_KEY`) and was missing or wrong", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such session, or it expired", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "An unknown format, or one that cannot hold this game (or its starting position)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The session store is unreachable", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+async fn export_record(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(query): Query<RecordQuery>,
+) -> Result<Response> {
+    let session = load(&state, &id, None).await?;
+    let kind = game_kind(&session.game)?;
+    let format = match query.format.as_deref() {
+        None => Format::natural(kind),
+        Some(name) => Format::from_name(name).ok_or_else(|| {
+            let known: Vec<_> = Format::ALL.iter().map(|f| f.name()).collect();
+            ApiError::invalid(
+                "format",
+                format!("unknown format {name:?}; records are {}", known.join(", ")),
+            )
+        })?,
+    };
+    if !format.fits(kind) {
+        let fitting: Vec<_> = Format::ALL
+            .iter()
+            .filter(|f| f.fits(kind))
+            .map(|f| f.name())
+            .collect();
+        return Err(ApiError::invalid(
+            "format",
+            format!(
+                "a {} game cannot be written as {}; use {}",
+                kind.name(),
+                format.name(),
+                fitting.join(", ")
+            ),
+        ));
+    }
+    let text = records::write(format, &session_record(kind, &session))
+        .map_err(|e| ApiError::invalid("format", e.to_string()))?;
+    Ok(([(header::CONTENT_TYPE, format.content_type())], text).into_response())
+}
+
+/// A session as a record, the AI's evaluations as its moves' comments.
+fn session_record(kind: GameKind, session: &Session) -> Record {
+    let mut moves: Vec<RecordMove> = session.moves.iter().map(RecordMove::new).collect();
+    for eval in &session.ai_evals {
+        if let Some(mv) = moves.get_mut(eval.ply) {
+            mv.comment = Some(format!(
+                "gameai: score {} at depth {}",
+                eval.score, eval.depth
+            ));
+        }
+    }
+    Record {
+        game: kind,
+        size: session.size,
+        rules: session.rules.clone(),
+        start: session.start_board.clone().map(|board| Start {
+            board,
+            to_move: session.start_to_move,
+        }),
+        moves,
+    }
 }

@@ -3,8 +3,10 @@
 //! fault, so every route words the same mistake the same way.
 
 use super::AppState;
+use super::bodies::{PositionRequest, RecordBody};
 use super::error::{ApiError, Result};
-use crate::games::GameKind;
+use crate::games::{GameKind, Position};
+use crate::records::{self, Hints, Record};
 
 /// Finds a game by its API name, or says which games there are.
 pub fn game_kind(name: &str) -> Result<GameKind> {
@@ -65,4 +67,47 @@ pub fn search_budget(
         depth(kind, depth_plies)?,
         time_ms(state, time_budget_ms, default_ms)?,
     ))
+}
+
+/// Reads a request's `record` as a game of `kind`, with the request's
+/// `size` and `rules` as what the record is checked against or lacks;
+/// `others` says whether the request also gave `board`, `moves` or
+/// `to_move`, which a record replaces.
+pub fn record(
+    kind: GameKind,
+    body: &RecordBody,
+    size: Option<u32>,
+    rules: Option<String>,
+    others: bool,
+) -> Result<Record> {
+    if others {
+        return Err(ApiError::invalid(
+            "record",
+            "give either `record` or `board`/`moves`/`to_move`: the record says where the game starts and what was played",
+        ));
+    }
+    let hints = Hints {
+        game: Some(kind),
+        size,
+        rules,
+    };
+    records::parse_with(body.format.into(), &body.text, &hints)
+        .map_err(|e| ApiError::invalid("record", format!("the record: {e}")))
+}
+
+/// The position a request names, from its `record` or its `board`/`moves`.
+pub fn position(request: PositionRequest) -> Result<(GameKind, Position)> {
+    let kind = game_kind(&request.game)?;
+    match &request.record {
+        Some(body) => {
+            let others =
+                request.board.is_some() || request.moves.is_some() || request.to_move.is_some();
+            let record = record(kind, body, request.size, request.rules.clone(), others)?;
+            let position = record
+                .replay()
+                .map_err(|e| ApiError::invalid("record", format!("the record: {e}")))?;
+            Ok((kind, position))
+        }
+        None => Ok((kind, kind.parse(&request.into_spec())?)),
+    }
 }

@@ -57,6 +57,17 @@ pub struct AiSettings {
     pub level: Option<u8>,
 }
 
+/// The AI's search for one of its moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AiEval {
+    /// The move's index in [`Session::moves`].
+    pub ply: usize,
+    /// The mover's view, as `/v1/search` reports it.
+    pub score: i32,
+    /// The last completed iteration, in plies.
+    pub depth: u32,
+}
+
 /// One game kept on the server, as stored.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Session {
@@ -72,6 +83,10 @@ pub struct Session {
     pub start_to_move: Option<Player>,
     /// Every move since the start, in notation.
     pub moves: Vec<String>,
+    /// What the AI thought of each move it made, for records. Sessions
+    /// stored before this was kept have none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ai_evals: Vec<AiEval>,
     pub ai: AiSettings,
     /// Increases by one with each change.
     pub version: u64,
@@ -215,6 +230,7 @@ pub(crate) fn sample(id: &str) -> Session {
         start_board: None,
         start_to_move: None,
         moves: vec!["a1".to_owned()],
+        ai_evals: Vec::new(),
         ai: AiSettings {
             plays: AiPlays::O,
             depth: 9,
@@ -224,5 +240,26 @@ pub(crate) fn sample(id: &str) -> Session {
         version: 1,
         created_at: now_rfc3339(),
         updated_at: now_rfc3339(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sessions_stored_before_ai_evals_still_read() {
+        let mut session = sample("a");
+        let old = serde_json::to_string(&session).unwrap();
+        assert!(!old.contains("ai_evals"), "an empty list is not written");
+        session.ai_evals.push(AiEval {
+            ply: 0,
+            score: 12,
+            depth: 3,
+        });
+        let new = serde_json::to_string(&session).unwrap();
+        assert_eq!(serde_json::from_str::<Session>(&new).unwrap(), session);
+        let read: Session = serde_json::from_str(&old).unwrap();
+        assert!(read.ai_evals.is_empty());
     }
 }

@@ -6,7 +6,9 @@
 // on the server; the AI replies inside POST /v1/sessions/{id}/moves),
 // POST /v1/sessions/{id}/ai-move (AI against AI), /undo, DELETE, POST
 // /v1/position (checks the player's move at once and draws it, and gives
-// renju's forbidden points), POST /v1/search (the hint).
+// renju's forbidden points), POST /v1/search (the hint), GET
+// /v1/sessions/{id}/record ("Copy record") and POST /v1/sessions with a
+// `record` ("Load record").
 'use strict';
 
 (() => {
@@ -41,6 +43,8 @@
     board: $('board'), undo: $('undo'), hint: $('hint'), pass: $('pass'), pause: $('pause'),
     restart: $('restart'), legend: $('legend'), searchWho: $('search-who'), pv: $('pv'), moves: $('moves'),
     curl: $('curl'), copyCurl: $('copy-curl'),
+    copyRecord: $('copy-record'), loadRecord: $('load-record'), recordForm: $('record-form'),
+    recordText: $('record-text'), recordOut: $('record-out'),
     sDepth: $('s-depth'), sScore: $('s-score'), sNodes: $('s-nodes'), sTime: $('s-time'),
     sNps: $('s-nps'), sStopped: $('s-stopped'),
   };
@@ -65,6 +69,7 @@
     action: 0,
     controller: null,
     startMoves: null,
+    startRecord: null, // {format, text} the next new game starts from
     shownToMove: null, // the side to move on the board drawn, when it runs ahead of the session
     autoplay: false,
     loop: 0,
@@ -85,7 +90,7 @@
   }
 
   /** Calls the API; shows the call as curl unless `quiet` (helper calls). */
-  async function api(method, path, body, { signal, quiet } = {}) {
+  async function api(method, path, body, { signal, quiet, raw } = {}) {
     const headers = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (state.apiKey) headers.authorization = `Bearer ${state.apiKey}`;
@@ -103,6 +108,7 @@
       throw new ApiError(0, null, `The service could not be reached (${e.message}). Is it running?`);
     }
     const text = await response.text();
+    if (raw && response.ok) return text;
     let data = null;
     try {
       data = text ? JSON.parse(text) : null;
@@ -200,9 +206,14 @@
     else if (s.strength === 'level') ai.level = s.level;
     else ai.depth = s.depth;
     const body = { game: s.game, ai };
-    if (s.size !== undefined) body.size = s.size;
-    if (s.rules !== undefined) body.rules = s.rules;
-    if (state.startMoves && state.startMoves.length) body.moves = state.startMoves;
+    const record = state.startRecord;
+    state.startRecord = null; // only this game starts from the record
+    // A record names its own size (and SGF its rules); the form's would
+    // only contradict it.
+    if (s.size !== undefined && !record) body.size = s.size;
+    if (s.rules !== undefined && !(record && /RU\[/.test(record.text))) body.rules = s.rules;
+    if (record) body.record = record;
+    else if (state.startMoves && state.startMoves.length) body.moves = state.startMoves;
     state.startMoves = null; // only the first game starts from a link's moves
 
     const old = state.session;
@@ -218,6 +229,7 @@
     state.forbidden = [];
     state.lastMove = null;
     state.flipped = new Set();
+    el.recordOut.hidden = true; // the old game's record
     render();
     if (old) {
       // Free the old game on the server; a failure here changes nothing for the player.
@@ -306,6 +318,60 @@
       if (!ctx.live()) return;
       state.hint = { notation: report.best_move.notation, report };
       state.search = { report, label: `Hint for ${report.to_move} (not played): ${report.best_move.notation}` };
+    });
+  }
+
+  /**
+   * A pasted record's format and game, from its look: GGF and SGF name
+   * their game, psq is gomoku, anything else is moves of the chosen game.
+   */
+  function recordKind(text) {
+    const t = text.trim();
+    if (/^\(;/.test(t) && /GM\[\s*othello\s*\]/i.test(t)) return { format: 'ggf', game: 'othello' };
+    if (/^\(/.test(t)) {
+      const gm = /GM\[\s*(\d+)\s*\]/.exec(t);
+      return { format: 'sgf', game: gm && gm[1] === '2' ? 'othello' : 'gomoku' };
+    }
+    if (/^Piskvorky/i.test(t)) return { format: 'psq', game: 'gomoku' };
+    return { format: 'moves', game: el.game.value };
+  }
+
+  /** Starts a new game from the pasted record, in the game it is of. */
+  function loadRecord() {
+    const text = el.recordText.value;
+    if (!text.trim()) {
+      el.recordText.focus();
+      return;
+    }
+    const kind = recordKind(text);
+    if (kind.game !== el.game.value && state.games.some((g) => g.name === kind.game)) {
+      el.game.value = kind.game;
+      onGameChange(null);
+    }
+    state.startRecord = { format: kind.format, text };
+    el.recordForm.hidden = true;
+    el.loadRecord.setAttribute('aria-expanded', 'false');
+    newGame();
+  }
+
+  /** Copies the session as a record in its game's own format. */
+  function copyRecord() {
+    const session = state.session;
+    if (!session) return;
+    run('loading', async (ctx) => {
+      const text = await api('GET', `/v1/sessions/${session.id}/record`, undefined, { ...ctx, raw: true });
+      if (!ctx.live()) return;
+      el.recordOut.textContent = text;
+      el.recordOut.hidden = false;
+      try {
+        await navigator.clipboard.writeText(text);
+        el.copyRecord.textContent = 'Copied';
+      } catch {
+        // No clipboard outside secure contexts: select the text instead.
+        getSelection().selectAllChildren(el.recordOut);
+        el.copyRecord.textContent = 'Selected';
+      }
+      setTimeout(() => { el.copyRecord.textContent = 'Copy record'; }, 1500);
     });
   }
 
@@ -809,6 +875,7 @@
     const s = state.session;
     const busy = Boolean(state.busy);
     el.undo.disabled = busy || !s || s.moves.length === 0;
+    el.copyRecord.disabled = busy || !s;
     el.hint.disabled = !isPlayersTurn();
     el.pass.hidden = !(s && isPlayersTurn() && mustPass(s));
     el.pause.hidden = !state.autoplay;
@@ -1041,6 +1108,16 @@
     if (!state.paused) autoplay();
   });
   el.errorClose.addEventListener('click', clearError);
+  el.copyRecord.addEventListener('click', copyRecord);
+  el.loadRecord.addEventListener('click', () => {
+    el.recordForm.hidden = !el.recordForm.hidden;
+    el.loadRecord.setAttribute('aria-expanded', String(!el.recordForm.hidden));
+    if (!el.recordForm.hidden) el.recordText.focus();
+  });
+  el.recordForm.addEventListener('submit', (e) => {
+    e.preventDefault();
+    loadRecord();
+  });
   el.copyCurl.addEventListener('click', async () => {
     try {
       await navigator.clipboard.writeText(el.curl.textContent);
