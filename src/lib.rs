@@ -6,6 +6,7 @@ pub mod games;
 pub mod http;
 pub mod pool;
 pub mod protocols;
+pub mod records;
 pub mod search;
 pub mod sessions;
 pub mod vocabulary;
