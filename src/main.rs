@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use clap::Parser;
 use gameai::config::{Cli, Config, LogFormat};
-use gameai::protocols::{self, Protocol};
+use gameai::protocols;
 use gameai::{AppState, app};
 use tokio::net::TcpListener;
 use tracing_subscriber::EnvFilter;
@@ -25,7 +25,7 @@ fn main() -> std::io::Result<()> {
     let cli = Cli::parse_from(args);
     match cli.protocol {
         Some(protocol) => {
-            init_protocol_tracing(&protocol);
+            init_protocol_tracing();
             protocols::run(&protocol)
         }
         None => tokio::runtime::Builder::new_multi_thread()
@@ -108,12 +108,15 @@ fn init_tracing(format: LogFormat) {
 }
 
 /// Stdout belongs to the protocol: logs go to stderr, warnings only
-/// unless RUST_LOG asks for more.
-fn init_protocol_tracing(_protocol: &Protocol) {
+/// unless RUST_LOG asks for more, and without colours when a GUI keeps
+/// them in a log file.
+fn init_protocol_tracing() {
+    use std::io::IsTerminal;
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn"));
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
         .init();
 }
 

@@ -1,7 +1,8 @@
 //! Engine protocols on stdin/stdout: the front doors that tournament
 //! managers and board GUIs speak, beside the HTTP service.
 //!
-//! - [`pbrain`]: the Gomocup (Piskvork) protocol for gomoku.
+//! - [`pbrain`]: the Gomocup (Piskvork) protocol for gomoku;
+//! - [`nboard`]: the NBoard protocol for othello.
 //!
 //! Each runs the same game engines, limits and [`Workspace`] as the HTTP
 //! routes, on the protocol's own thread: a protocol speaks to one manager,
@@ -11,6 +12,7 @@
 //!
 //! [`Workspace`]: crate::search::Workspace
 
+pub mod nboard;
 pub mod pbrain;
 
 use std::ffi::OsStr;
@@ -33,6 +35,10 @@ pub enum Protocol {
     /// the Gomocup manager). A copy or link of the binary named `pbrain-*`
     /// speaks it without arguments.
     Pbrain(PbrainArgs),
+    /// Play othello over the NBoard protocol on stdin/stdout.
+    ///
+    /// For the NBoard GUI: add `gameai nboard` as an engine.
+    Nboard(NboardArgs),
 }
 
 /// `gameai pbrain`'s settings.
@@ -51,10 +57,32 @@ impl PbrainArgs {
     }
 }
 
+/// `gameai nboard`'s settings.
+#[derive(Clone, Debug, Args)]
+pub struct NboardArgs {
+    /// Table memory in MiB, as the service's `--tt-mb` (a quarter of it
+    /// serves othello).
+    #[arg(long, env = "GAMEAI_TT_MB", default_value_t = 128, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub tt_mb: u64,
+
+    /// The longest a `go` or `hint` thinks, in milliseconds: NBoard gives
+    /// depths, not clocks (`ping` stops a search sooner).
+    #[arg(long, env = "GAMEAI_MAX_TIME_MS", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_time_ms: u64,
+}
+
+impl NboardArgs {
+    /// The table budget in bytes.
+    pub fn table_bytes(&self) -> usize {
+        (self.tt_mb as usize) << 20
+    }
+}
+
 /// Speaks `protocol` until its manager ends it or closes stdin.
 pub fn run(protocol: &Protocol) -> io::Result<()> {
     match protocol {
         Protocol::Pbrain(args) => pbrain::run(args),
+        Protocol::Nboard(args) => nboard::run(args),
     }
 }
 
