@@ -549,8 +549,16 @@ fn renju_forbidden_points_are_listed_and_never_played() {
     assert!(error.contains("forbidden"), "{error}");
     let reply = brain.play("TURN 8,9", 15);
     assert_ne!(reply, (8, 9));
-    // Renju is 15×15 only.
-    brain.expect("START 20", "OK");
+    // Renju is 15×15 only: a larger board starts freestyle, and says so.
+    brain.send("START 20");
+    let (ok, messages) = brain.answer_within(Duration::from_secs(5));
+    assert_eq!(ok, "OK");
+    assert!(
+        messages.iter().any(|m| m.contains("freestyle")),
+        "{messages:?}"
+    );
+    brain.send("YXSHOWFORBID");
+    assert_eq!(brain.answer(), "FORBID .");
     brain.expect_error("INFO rule 4");
     brain.end();
 }
