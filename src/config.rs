@@ -6,6 +6,22 @@ use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
 
+use crate::protocols::Protocol;
+
+/// gameai: a game-AI service. POST a position, get the best move.
+///
+/// Without a subcommand it serves HTTP (the flags below); with one, it
+/// speaks an engine protocol on stdin/stdout instead.
+#[derive(Clone, Debug, Parser)]
+#[command(version, about)]
+pub struct Cli {
+    #[command(flatten)]
+    pub serve: Config,
+
+    #[command(subcommand)]
+    pub protocol: Option<Protocol>,
+}
+
 /// gameai: a game-AI service. POST a position, get the best move.
 #[derive(Clone, Debug, Parser)]
 #[command(version, about)]

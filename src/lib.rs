@@ -5,6 +5,7 @@ pub mod config;
 pub mod games;
 pub mod http;
 pub mod pool;
+pub mod protocols;
 pub mod records;
 pub mod search;
 pub mod sessions;

@@ -1,20 +1,38 @@
-//! The `gameai` binary: read config, start tracing, serve, shut down gracefully.
+//! The `gameai` binary: read config, start tracing, serve, shut down
+//! gracefully; or, with a subcommand (or named `pbrain-*`), speak an engine
+//! protocol on stdin/stdout.
 
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use clap::Parser;
-use gameai::config::{Config, LogFormat};
+use gameai::config::{Cli, Config, LogFormat};
+use gameai::protocols;
 use gameai::{AppState, app};
 use tokio::net::TcpListener;
 use tracing_subscriber::EnvFilter;
 
 fn main() -> std::io::Result<()> {
     require_cpu_features();
-    tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?
-        .block_on(serve())
+    let mut args: Vec<_> = std::env::args_os().collect();
+    if args
+        .first()
+        .is_some_and(|a| protocols::invoked_as_pbrain(a))
+    {
+        // Tournament managers start a `pbrain-*` engine without arguments.
+        args.insert(1, "pbrain".into());
+    }
+    let cli = Cli::parse_from(args);
+    match cli.protocol {
+        Some(protocol) => {
+            init_protocol_tracing();
+            protocols::run(&protocol)
+        }
+        None => tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()?
+            .block_on(serve(cli.serve)),
+    }
 }
 
 /// The build targets x86-64-v3 (see `.cargo/config.toml`): on an older
@@ -34,8 +52,7 @@ fn require_cpu_features() {
     }
 }
 
-async fn serve() -> std::io::Result<()> {
-    let config = Config::parse();
+async fn serve(config: Config) -> std::io::Result<()> {
     init_tracing(config.log);
 
     let state = AppState::new(config.clone());
@@ -88,6 +105,19 @@ fn init_tracing(format: LogFormat) {
         LogFormat::Pretty => builder.init(),
         LogFormat::Json => builder.json().flatten_event(true).init(),
     }
+}
+
+/// Stdout belongs to the protocol: logs go to stderr, warnings only
+/// unless RUST_LOG asks for more, and without colours when a GUI keeps
+/// them in a log file.
+fn init_protocol_tracing() {
+    use std::io::IsTerminal;
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .init();
 }
 
 async fn shutdown_signal() {
