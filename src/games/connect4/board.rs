@@ -17,6 +17,15 @@ pub const CELLS: usize = WIDTH * HEIGHT;
 /// Bits per column: the cells plus the sentinel.
 const STRIDE: usize = HEIGHT + 1;
 
+/// Columns, centre first: central discs take part in more lines.
+pub const CENTRE_FIRST: [usize; WIDTH] = [3, 2, 4, 1, 5, 0, 6];
+
+/// The solver's score when the side to move, with `moves` discs on the
+/// board, wins with its next disc.
+pub const fn win_now_score(moves: u32) -> i32 {
+    (CELLS as i32 + 1 - moves as i32) / 2
+}
+
 /// The bottom cell of every column.
 pub const BOTTOM: u64 = bottom_row();
 /// Every playable cell (sentinels excluded).

@@ -16,8 +16,7 @@
 
 use std::sync::LazyLock;
 
-use super::board::{Board, WIDTH, column_mask, mirror_columns};
-use super::solver::{CENTRE_FIRST, win_now_score};
+use super::board::{Board, CENTRE_FIRST, WIDTH, column_mask, mirror_columns, win_now_score};
 
 /// A column whose score the book does not hold.
 pub const UNKNOWN: i8 = i8::MIN;

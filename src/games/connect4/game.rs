@@ -3,8 +3,8 @@
 //! does not fit in the time budget, and plain minimax over this impl is the
 //! oracle the solver is tested against.
 
+use super::board::CENTRE_FIRST;
 use super::board::{BOARD, Board, HEIGHT, WIDTH, cell_of, column_mask, winning_cells};
-use super::solver::CENTRE_FIRST;
 use crate::search::{GameTree, Terminal};
 use crate::vocabulary::Player;
 

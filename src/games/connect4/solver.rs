@@ -25,14 +25,7 @@ use super::book::Book;
 use super::table::{NO_MOVE, SolverTable};
 use crate::search::{Clock, Limits};
 
-/// Columns, centre first: central discs take part in more lines.
-pub const CENTRE_FIRST: [usize; WIDTH] = [3, 2, 4, 1, 5, 0, 6];
-
-/// The score when the side to move, with `moves` discs on the board, wins
-/// with its next disc.
-pub const fn win_now_score(moves: u32) -> i32 {
-    (CELLS as i32 + 1 - moves as i32) / 2
-}
+pub use super::board::{CENTRE_FIRST, win_now_score};
 
 /// The solve was stopped by the deadline or the stop flag.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
