@@ -383,11 +383,14 @@ fn the_solver_agrees_with_plain_minimax_on_random_late_positions() {
 // ------------------------------------------------------- time budgets
 
 #[test]
-fn an_opening_position_answers_by_the_deadline_unproven() {
+fn an_opening_position_off_the_book_answers_by_the_deadline_unproven() {
     let mut ws = Workspace::default();
     // A pool worker starts with its generic table made.
     ws.tt();
-    let pos = GameKind::Connect4.parse(&spec_moves(&[""])).expect("valid");
+    // X's first disc off the centre: never on the opening book's lines.
+    let pos = GameKind::Connect4
+        .parse(&spec_moves(&["11"]))
+        .expect("valid");
     let budget = Duration::from_millis(300);
     let start = Instant::now();
     let limits = Limits {
