@@ -2,10 +2,13 @@
 //! ping/pong, `set game` then `go` answering a legal move, `hint` lines,
 //! moves, passes, and malformed lines that leave it running.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+mod common;
+
+use std::process::Command;
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
+
+use common::engine::EngineProcess;
 
 use gameai::games::{GameKind, PositionSpec};
 use gameai::records::{self, Format};
@@ -14,57 +17,34 @@ use gameai::records::{self, Format};
 const NBOARD_GAME: &str = "(;GM[Othello]PC[NBoard]DT[2014-02-21 20:52:27 GMT]PB[./mEdax]PW[chris]RE[?]TI[15:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F6]B[D3]W[C5]B[E6]W[F7]B[E7]W[F4];)";
 
 struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    out: Receiver<String>,
-    err: Receiver<String>,
+    p: EngineProcess,
 }
 
 impl Engine {
     fn start(max_time_ms: u64) -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_gameai"))
-            .args(["nboard", "--max-time-ms", &max_time_ms.to_string()])
-            .env("RUST_LOG", "warn")
-            .env("NO_COLOR", "1")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the gameai binary starts");
-        let stdin = child.stdin.take().unwrap();
-        let out = lines_of(child.stdout.take().unwrap());
-        let err = lines_of(child.stderr.take().unwrap());
-        let mut engine = Self {
-            child,
-            stdin: Some(stdin),
-            out,
-            err,
-        };
+        let p = EngineProcess::spawn(
+            Command::new(env!("CARGO_BIN_EXE_gameai"))
+                .args(["nboard", "--max-time-ms", &max_time_ms.to_string()])
+                .env("NO_COLOR", "1"),
+            true,
+        );
+        let mut engine = Self { p };
         engine.send("nboard 2");
         assert_eq!(engine.line(), "set myname gameai");
         engine
     }
 
     fn send(&mut self, text: &str) {
-        let stdin = self.stdin.as_mut().expect("stdin is open");
-        writeln!(stdin, "{text}").unwrap();
-        stdin.flush().unwrap();
+        self.p.send(text);
     }
 
     /// Waits up to `limit` for the process to exit.
     fn wait_exit(&mut self, limit: Duration) -> std::process::ExitStatus {
-        let deadline = Instant::now() + limit;
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status;
-            }
-            assert!(Instant::now() < deadline, "the engine did not exit");
-            std::thread::sleep(Duration::from_millis(10));
-        }
+        self.p.wait_exit(limit)
     }
 
     fn line_within(&mut self, limit: Duration) -> String {
-        match self.out.recv_timeout(limit) {
+        match self.p.out.recv_timeout(limit) {
             Ok(line) => line,
             Err(RecvTimeoutError::Timeout) => panic!("no line within {limit:?}"),
             Err(RecvTimeoutError::Disconnected) => panic!("the engine closed its output"),
@@ -98,7 +78,12 @@ impl Engine {
     /// What the engine said on stderr so far.
     fn complaints(&mut self) -> Vec<String> {
         std::thread::sleep(Duration::from_millis(50));
-        self.err.try_iter().collect()
+        self.p
+            .err
+            .as_ref()
+            .expect("stderr is captured")
+            .try_iter()
+            .collect()
     }
 
     /// `go`: the move and its whole answer.
@@ -121,26 +106,6 @@ impl Engine {
         let status = self.wait_exit(Duration::from_secs(5));
         assert!(status.success(), "{status}");
     }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn lines_of(stream: impl std::io::Read + Send + 'static) -> Receiver<String> {
-    let (tx, rx) = channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stream).lines() {
-            let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    rx
 }
 
 /// The legal moves of a GGF game's last position, as NBoard writes them.
@@ -375,7 +340,7 @@ fn the_end_of_stdin_ends_the_engine() {
     engine.send("set depth 60");
     engine.send("go");
     std::thread::sleep(Duration::from_millis(200));
-    engine.stdin.take();
+    engine.p.stdin.take();
     let status = engine.wait_exit(Duration::from_secs(3));
     assert!(status.success(), "{status}");
 }

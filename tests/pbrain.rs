@@ -3,17 +3,18 @@
 //! moves out of turn or on taken cells, time pressure, renju, and the
 //! `pbrain-*` program name.
 
-use std::io::{BufRead, BufReader, Write};
+mod common;
+
 use std::path::Path;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::process::Command;
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
+
+use common::engine::EngineProcess;
 
 /// A running brain: its stdin, and its stdout lines as they come.
 struct Brain {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
+    p: EngineProcess,
 }
 
 impl Brain {
@@ -22,51 +23,22 @@ impl Brain {
     }
 
     fn spawn(command: &mut Command) -> Self {
-        let mut child = command
-            .env("RUST_LOG", "warn")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("the gameai binary starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
         Self {
-            child,
-            stdin: Some(stdin),
-            lines,
+            p: EngineProcess::spawn(command, false),
         }
     }
 
     fn send(&mut self, text: &str) {
-        self.send_bytes(format!("{text}\n").as_bytes());
+        self.p.send(text);
     }
 
     fn send_bytes(&mut self, bytes: &[u8]) {
-        let stdin = self.stdin.as_mut().expect("stdin is open");
-        stdin.write_all(bytes).unwrap();
-        stdin.flush().unwrap();
+        self.p.send_bytes(bytes);
     }
 
     /// Waits up to `limit` for the process to exit, and says how.
     fn wait_exit(&mut self, limit: Duration) -> std::process::ExitStatus {
-        let deadline = Instant::now() + limit;
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status;
-            }
-            assert!(Instant::now() < deadline, "the brain did not exit");
-            std::thread::sleep(Duration::from_millis(10));
-        }
+        self.p.wait_exit(limit)
     }
 
     /// The next line that is not a MESSAGE or DEBUG line, with the
@@ -76,7 +48,7 @@ impl Brain {
         let mut messages = Vec::new();
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
+            match self.p.out.recv_timeout(left) {
                 Ok(line) if line.starts_with("MESSAGE") || line.starts_with("DEBUG") => {
                     messages.push(line)
                 }
@@ -131,13 +103,6 @@ impl Brain {
         self.send("END");
         let status = self.wait_exit(Duration::from_secs(5));
         assert!(status.success(), "{status}");
-    }
-}
-
-impl Drop for Brain {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -592,7 +557,7 @@ fn the_end_of_stdin_ends_the_brain() {
     let mut brain = started(15, 20_000);
     brain.board("BOARD", MIDDLE_GAME);
     std::thread::sleep(Duration::from_millis(100));
-    brain.stdin.take();
+    brain.p.stdin.take();
     let status = brain.wait_exit(Duration::from_secs(3));
     assert!(status.success(), "{status}");
 }

@@ -2,6 +2,7 @@
 //! binary on a free port.
 #![allow(dead_code)]
 
+pub mod engine;
 pub mod load;
 pub mod require;
 
