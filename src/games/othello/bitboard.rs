@@ -16,13 +16,14 @@ pub const ROW_8: u64 = 0xFF00_0000_0000_0000;
 pub const BORDER: u64 = COL_A | COL_H | ROW_1 | ROW_8;
 pub const CORNERS: u64 = 0x8100_0000_0000_0081;
 
+crate::versioned! { V3;
 /// The squares `p` may play: empty squares that bracket at least one
 /// opponent disc in some direction.
-#[inline]
-pub fn moves(p: u64, o: u64) -> u64 {
+pub fn moves_on(p: u64, o: u64) -> u64 {
     let inner = o & NOT_EDGE_COLS;
     (dir_moves(p, inner, 1) | dir_moves(p, o, 8) | dir_moves(p, inner, 7) | dir_moves(p, inner, 9))
         & !(p | o)
+}
 }
 
 /// Moves along one axis (both ways) by a doubling fill: runs of up to six
@@ -93,11 +94,11 @@ const fn build_rays() -> Rays {
 
 static RAYS: Rays = build_rays();
 
+crate::versioned! { V3;
 /// The opponent discs that flip when `p` plays on `sq` (empty if the move
 /// is illegal). Branch-free: on each ray, the first square that is not an
 /// opponent disc must be one of `p`'s, and everything before it flips.
-#[inline]
-pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
+pub fn flips_on(p: u64, o: u64, sq: usize) -> u64 {
     let up = &RAYS.up[sq];
     let down = &RAYS.down[sq];
     let mut f = 0;
@@ -115,6 +116,7 @@ pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
         f |= ray & !((first << 1).wrapping_sub(1)) & ok.wrapping_neg();
     }
     f
+}
 }
 
 /// Flip counts along one full 8-square line: `LAST_FLIPS[x][line]` is how
@@ -361,11 +363,12 @@ fn diag_full(filled: u64, s: u32) -> u64 {
     up & down
 }
 
+crate::versioned! { V3;
 /// `p`'s stable discs: discs that can never be flipped again. Edge
 /// stability first, then the interior: a disc is stable when on each of the
 /// four axes its line is full, or it touches the border, or a stable disc
 /// of its own colour is next to it on that axis.
-pub fn stable_discs(p: u64, o: u64) -> u64 {
+pub fn stable_discs_on(p: u64, o: u64) -> u64 {
     let filled = p | o;
     let [full_h, full_v, full_d7, full_d9] = full_lines(filled);
     let mut stable = edge_stable(p, o) | (p & full_h & full_v & full_d7 & full_d9);
@@ -384,6 +387,26 @@ pub fn stable_discs(p: u64, o: u64) -> u64 {
         }
         stable = next;
     }
+}
+}
+
+/// [`moves_on`] in the baseline version, for code outside the searches.
+#[inline]
+pub fn moves(p: u64, o: u64) -> u64 {
+    moves_on::<false>(p, o)
+}
+
+/// [`flips_on`] in the baseline version, for code outside the searches.
+#[inline]
+pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
+    flips_on::<false>(p, o, sq)
+}
+
+/// [`stable_discs_on`] in the baseline version, for code outside the
+/// searches.
+#[inline]
+pub fn stable_discs(p: u64, o: u64) -> u64 {
+    stable_discs_on::<false>(p, o)
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 //! and parity (who gets the last move). Each weight slides linearly from
 //! its opening value (60 empties) to its endgame value (0 empties).
 
-use super::bitboard::{CORNERS, edge_stable, moves, neighbours};
+use super::bitboard::{CORNERS, edge_stable, moves_on, neighbours};
 
 /// Heuristic values stay within this bound; game ends score beyond it.
 pub const EVAL_BOUND: i32 = 15_000;
@@ -52,12 +52,23 @@ fn diff(mask: u64, p: u64, o: u64) -> i32 {
 
 /// The position's value for `p` (to move) against `o`, in `±EVAL_BOUND`.
 pub fn evaluate(p: u64, o: u64) -> i32 {
+    if crate::cpu::has_v3() {
+        value::<true>(p, o)
+    } else {
+        value::<false>(p, o)
+    }
+}
+
+crate::versioned! { V3;
+/// [`evaluate`] in one compiled version, for searches that chose theirs.
+pub fn value(p: u64, o: u64) -> i32 {
     let empty = !(p | o);
     let empties = empty.count_ones() as i32;
     let weigh =
         |(open, end): (i32, i32), value: i32| (open * empties + end * (60 - empties)) * value / 60;
 
-    let mobility = moves(p, o).count_ones() as i32 - moves(o, p).count_ones() as i32;
+    let mobility =
+        moves_on::<V3>(p, o).count_ones() as i32 - moves_on::<V3>(o, p).count_ones() as i32;
     let potential =
         (neighbours(o) & empty).count_ones() as i32 - (neighbours(p) & empty).count_ones() as i32;
     let corners = diff(CORNERS, p, o);
@@ -87,6 +98,7 @@ pub fn evaluate(p: u64, o: u64) -> i32 {
         + weigh(WEIGHTS.discs, discs)
         + weigh(WEIGHTS.parity, parity);
     score.clamp(-EVAL_BOUND, EVAL_BOUND)
+}
 }
 
 #[cfg(test)]

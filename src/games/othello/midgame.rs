@@ -6,7 +6,7 @@
 
 use arrayvec::ArrayVec;
 
-use super::bitboard::{CORNERS, Squares, flips, moves, weighted_mobility};
+use super::bitboard::{CORNERS, Squares, flips_on, moves_on, weighted_mobility};
 use super::eval::EVAL_BOUND;
 use super::solver::final_score;
 use super::{Move, PASS, eval, patterns, zobrist};
@@ -25,12 +25,12 @@ const PATTERN_EMPTIES: u32 = 20;
 const PATTERN_WEIGHT: i32 = 4;
 
 /// A leaf's value for `p` (to move) against `o`, in `±EVAL_BOUND`.
-#[inline]
-fn evaluate(p: u64, o: u64) -> i32 {
+#[inline(always)]
+fn evaluate<const V3: bool>(p: u64, o: u64) -> i32 {
     if 64 - (p | o).count_ones() <= PATTERN_EMPTIES {
-        (patterns::evaluate(p, o) * PATTERN_WEIGHT).clamp(-EVAL_BOUND, EVAL_BOUND)
+        (patterns::value::<V3>(p, o) * PATTERN_WEIGHT).clamp(-EVAL_BOUND, EVAL_BOUND)
     } else {
-        eval::evaluate(p, o)
+        eval::value::<V3>(p, o)
     }
 }
 
@@ -166,18 +166,34 @@ impl<'a> Midgame<'a> {
     /// move's score (exact for the best, a bound for the others), best first.
     /// `None` if stopped before the iteration completed.
     pub fn root(&mut self, p: u64, o: u64, order: &[Move], depth: u32) -> Option<Vec<(Move, i32)>> {
+        if crate::cpu::has_v3() {
+            self.root_search::<true>(p, o, order, depth)
+        } else {
+            self.root_search::<false>(p, o, order, depth)
+        }
+    }
+
+    crate::versioned! { V3;
+    /// [`Midgame::root`] in one compiled version of the search.
+    pub(crate) fn root_search(
+        &mut self,
+        p: u64,
+        o: u64,
+        order: &[Move],
+        depth: u32,
+    ) -> Option<Vec<(Move, i32)>> {
         self.nodes += 1;
         let mut alpha = -INF;
         let mut scored = Vec::with_capacity(order.len());
         for (i, &mv) in order.iter().enumerate() {
-            let f = flips(p, o, mv as usize);
+            let f = flips_on::<V3>(p, o, mv as usize);
             let (np, no) = (o & !f, p | f | 1 << mv);
             let score = if i == 0 {
-                -self.search(np, no, depth - 1, -INF, INF)
+                -self.search::<V3>(np, no, depth - 1, -INF, INF)
             } else {
-                let probe = -self.search(np, no, depth - 1, -alpha - 1, -alpha);
+                let probe = -self.search::<V3>(np, no, depth - 1, -alpha - 1, -alpha);
                 if probe > alpha && !self.aborted {
-                    -self.search(np, no, depth - 1, -INF, -alpha)
+                    -self.search::<V3>(np, no, depth - 1, -INF, -alpha)
                 } else {
                     probe
                 }
@@ -195,30 +211,33 @@ impl<'a> Midgame<'a> {
             .store(key, depth, scored[0].1, Bound::Exact, scored[0].0);
         Some(scored)
     }
+    }
 
-    fn search(&mut self, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    crate::versioned! { V3;
+    fn search(&mut self, p: u64, o: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
+        let mut alpha = alpha;
         self.nodes += 1;
         self.aborted |= self.clock.poll(self.nodes);
         if self.aborted {
             return 0;
         }
         if depth == 0 {
-            return evaluate(p, o);
+            return evaluate::<V3>(p, o);
         }
-        let m = moves(p, o);
+        let m = moves_on::<V3>(p, o);
         if m == 0 {
-            if moves(o, p) == 0 {
+            if moves_on::<V3>(o, p) == 0 {
                 return game_over_score(p, o);
             }
-            return -self.search(o, p, depth, -beta, -alpha);
+            return -self.search::<V3>(o, p, depth, -beta, -alpha);
         }
         if depth == 1 {
             // Leaves next: ordering would cost more than it saves.
             let mut best = -INF;
             for sq in Squares(m) {
                 self.nodes += 1;
-                let f = flips(p, o, sq);
-                let score = -evaluate(o & !f, p | f | 1 << sq);
+                let f = flips_on::<V3>(p, o, sq);
+                let score = -evaluate::<V3>(o & !f, p | f | 1 << sq);
                 best = best.max(score);
                 if best >= beta {
                     break;
@@ -242,11 +261,11 @@ impl<'a> Midgame<'a> {
 
         let mut list: ArrayVec<(i32, u8, u64), 40> = ArrayVec::new();
         for sq in Squares(m) {
-            let f = flips(p, o, sq);
+            let f = flips_on::<V3>(p, o, sq);
             let key = if sq as Move == tt_move {
                 i32::MIN
             } else {
-                let replies = weighted_mobility(moves(o & !f, p | f | 1 << sq)) as i32;
+                let replies = weighted_mobility(moves_on::<V3>(o & !f, p | f | 1 << sq)) as i32;
                 replies * 16 - SQUARE_BONUS[sq] - ((CORNERS >> sq) & 1) as i32 * 64
             };
             list.push((key, sq as u8, f));
@@ -259,11 +278,11 @@ impl<'a> Midgame<'a> {
         for (i, &(_, sq, f)) in list.iter().enumerate() {
             let (np, no) = (o & !f, p | f | 1 << sq);
             let score = if i == 0 {
-                -self.search(np, no, depth - 1, -beta, -alpha)
+                -self.search::<V3>(np, no, depth - 1, -beta, -alpha)
             } else {
-                let probe = -self.search(np, no, depth - 1, -alpha - 1, -alpha);
+                let probe = -self.search::<V3>(np, no, depth - 1, -alpha - 1, -alpha);
                 if probe > alpha && probe < beta && !self.aborted {
-                    -self.search(np, no, depth - 1, -beta, -alpha)
+                    -self.search::<V3>(np, no, depth - 1, -beta, -alpha)
                 } else {
                     probe
                 }
@@ -286,16 +305,18 @@ impl<'a> Midgame<'a> {
         self.table.store(key, depth, best, bound, best_move);
         best
     }
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::bitboard::{flips, moves};
     use super::*;
 
     /// Plain negamax on the evaluation, passes free as in the search.
     fn negamax(p: u64, o: u64, depth: u32) -> i32 {
         if depth == 0 {
-            return evaluate(p, o);
+            return evaluate::<false>(p, o);
         }
         let m = moves(p, o);
         if m == 0 {

@@ -201,10 +201,18 @@ pub fn window_count() -> usize {
 /// within one stage: one per window.
 pub fn features(p: u64, o: u64) -> Vec<usize> {
     let layout = &*LAYOUT;
+    let v3 = crate::cpu::has_v3();
+    let index = |r| {
+        if v3 {
+            layout.index::<true>(r, p, o)
+        } else {
+            layout.index::<false>(r, p, o)
+        }
+    };
     layout
         .reads
         .iter()
-        .map(|r| layout.canonical[r.base + layout.index(r, p, o)] as usize)
+        .map(|r| layout.canonical[r.base + index(r)] as usize)
         .collect()
 }
 
@@ -212,33 +220,30 @@ impl Layout {
     /// A window's index within its shape's table: one digit per square
     /// (0 empty, 1 `p`, 2 `o`), the first square of the reading order
     /// lowest.
-    #[inline]
-    fn index(&self, r: &Read, p: u64, o: u64) -> usize {
+    #[inline(always)]
+    fn index<const V3: bool>(&self, r: &Read, p: u64, o: u64) -> usize {
         let digits = &self.digits[r.digits..];
-        usize::from(digits[gather(p, r.mask)]) + 2 * usize::from(digits[gather(o, r.mask)])
+        usize::from(digits[gather::<V3>(p, r.mask)])
+            + 2 * usize::from(digits[gather::<V3>(o, r.mask)])
     }
 }
 
-/// The bits of `b` under `mask`, packed into the low bits in square order
-/// (`pext`).
-#[inline]
-fn gather(b: u64, mask: u64) -> usize {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        // SAFETY: the instruction exists: bmi2 is enabled for the whole
-        // build (see `.cargo/config.toml`).
-        unsafe { std::arch::x86_64::_pext_u64(b, mask) as usize }
+/// The bits of `b` under `mask`, packed into the low bits in square order:
+/// `pext` in the x86-64-v3 version (see [`crate::cpu`]).
+#[inline(always)]
+fn gather<const V3: bool>(b: u64, mask: u64) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if V3 {
+        // SAFETY: the v3 version runs only on CPUs with BMI2, and is
+        // compiled with it, so the instruction is there and inlined.
+        return unsafe { std::arch::x86_64::_pext_u64(b, mask) as usize };
     }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
     gather_bit_by_bit(b, mask)
 }
 
-/// [`gather`] one mask bit at a time: for targets without `pext`, and the
-/// reference it is tested against.
-#[cfg_attr(
-    all(target_arch = "x86_64", target_feature = "bmi2", not(test)),
-    allow(dead_code)
-)]
+/// [`gather`] one mask bit at a time: the baseline version, and the
+/// reference the v3 one is tested against.
+#[inline]
 fn gather_bit_by_bit(b: u64, mut mask: u64) -> usize {
     let mut out = 0;
     let mut bit = 0;
@@ -289,14 +294,25 @@ static TABLE: LazyLock<Vec<i16>> = LazyLock::new(|| {
 /// The position's value for `p` (to move) against `o`: the expected final
 /// disc difference, in 1/[`SCALE`] discs.
 pub fn evaluate(p: u64, o: u64) -> i32 {
+    if crate::cpu::has_v3() {
+        value::<true>(p, o)
+    } else {
+        value::<false>(p, o)
+    }
+}
+
+crate::versioned! { V3;
+/// [`evaluate`] in one compiled version, for searches that chose theirs.
+pub fn value(p: u64, o: u64) -> i32 {
     let layout = &*LAYOUT;
     let empties = 64 - (p | o).count_ones();
     let table = &TABLE[stage(empties) * layout.full..];
     layout
         .reads
         .iter()
-        .map(|r| i32::from(table[r.base + layout.index(r, p, o)]))
+        .map(|r| i32::from(table[r.base + layout.index::<V3>(r, p, o)]))
         .sum()
+}
 }
 
 #[cfg(test)]
@@ -326,15 +342,21 @@ mod tests {
     fn fast_reads_match_square_by_square_reads() {
         for (p, o) in boards() {
             for w in &LAYOUT.windows {
-                assert_eq!(LAYOUT.index(&w.read, p, o), index(&w.squares, p, o));
+                let reference = index(&w.squares, p, o);
+                assert_eq!(LAYOUT.index::<false>(&w.read, p, o), reference);
+                if crate::cpu::has_v3() {
+                    assert_eq!(LAYOUT.index::<true>(&w.read, p, o), reference);
+                }
             }
         }
     }
 
     #[test]
     fn gathering_keeps_the_masked_bits_in_square_order() {
-        for (b, mask) in boards() {
-            assert_eq!(gather(b, mask), gather_bit_by_bit(b, mask));
+        if crate::cpu::has_v3() {
+            for (b, mask) in boards() {
+                assert_eq!(gather::<true>(b, mask), gather_bit_by_bit(b, mask));
+            }
         }
         assert_eq!(gather_bit_by_bit(0b1010_0110, 0b1111_0100), 0b1_0101);
     }
@@ -352,6 +374,16 @@ mod tests {
             for s in 1..8 {
                 assert_eq!(evaluate(transform(s, p), transform(s, o)), value);
             }
+        }
+    }
+
+    #[test]
+    fn both_compiled_versions_give_the_same_values() {
+        if !crate::cpu::has_v3() {
+            return;
+        }
+        for (p, o) in boards() {
+            assert_eq!(value::<true>(p, o), value::<false>(p, o));
         }
     }
 

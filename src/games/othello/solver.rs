@@ -20,7 +20,7 @@ mod table;
 
 pub use table::EndgameTable;
 
-use super::bitboard::{Squares, flips, moves, stable_discs};
+use super::bitboard::{Squares, flips, flips_on, moves, moves_on, stable_discs_on};
 use super::{Move, PASS};
 use crate::search::{Clock, Limits};
 use order::move_list;
@@ -98,13 +98,23 @@ impl<'a> Solver<'a> {
     /// (e.g. from a shallow midgame search), the rest after. `None` when the
     /// deadline or stop flag ended the solve first, or the game is over.
     pub fn solve(&mut self, p: u64, o: u64, order: &[Move]) -> Option<Solution> {
+        if crate::cpu::has_v3() {
+            self.solve_root::<true>(p, o, order)
+        } else {
+            self.solve_root::<false>(p, o, order)
+        }
+    }
+
+    crate::versioned! { V3;
+    /// [`Solver::solve`] in one compiled version of the search.
+    pub(crate) fn solve_root(&mut self, p: u64, o: u64, order: &[Move]) -> Option<Solution> {
         let n = 64 - (p | o).count_ones();
-        let m = moves(p, o);
+        let m = moves_on::<V3>(p, o);
         if m == 0 {
-            if moves(o, p) == 0 {
+            if moves_on::<V3>(o, p) == 0 {
                 return None;
             }
-            let child = self.solve(o, p, &[])?;
+            let child = self.solve_root::<V3>(o, p, &[])?;
             let mut pv = vec![PASS];
             pv.extend(child.pv);
             return Some(Solution {
@@ -120,7 +130,7 @@ impl<'a> Solver<'a> {
             .filter(|&mv| mv != PASS && m >> mv & 1 == 1)
             .collect();
         if root.len() < m.count_ones() as usize {
-            let mut rest = self.sorted_moves(p, o, m, None, n);
+            let mut rest = self.sorted_moves::<V3>(p, o, m, None, n);
             rest.retain(|(_, mv, _)| !root.contains(mv));
             root.extend(rest.iter().map(|&(_, mv, _)| mv));
         }
@@ -128,15 +138,15 @@ impl<'a> Solver<'a> {
         let mut alpha = -INF;
         let mut best = (-INF, root[0], Vec::new());
         for (i, &mv) in root.iter().enumerate() {
-            let f = flips(p, o, mv as usize);
+            let f = flips_on::<V3>(p, o, mv as usize);
             let (np, no) = (o & !f, p | f | 1 << mv);
             let mut child_pv = Vec::new();
             let score = if i == 0 {
-                -self.pvs(np, no, -INF, INF, n - 1, &mut child_pv)
+                -self.pvs::<V3>(np, no, -INF, INF, n - 1, &mut child_pv)
             } else {
-                let probe = -self.nws(np, no, -alpha - 1, n - 1);
+                let probe = -self.nws::<V3>(np, no, -alpha - 1, n - 1);
                 if probe > alpha && !self.aborted {
-                    -self.pvs(np, no, -INF, -alpha, n - 1, &mut child_pv)
+                    -self.pvs::<V3>(np, no, -INF, -alpha, n - 1, &mut child_pv)
                 } else {
                     probe
                 }
@@ -160,22 +170,25 @@ impl<'a> Solver<'a> {
             nodes: self.nodes,
         })
     }
+    }
 
     #[inline]
     fn poll(&mut self) {
         self.aborted |= self.clock.poll(self.nodes);
     }
 
+    crate::versioned! { V3;
     /// A full-window search along the principal variation, collecting it.
     fn pvs(
         &mut self,
         p: u64,
         o: u64,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         n: u32,
         pv: &mut Vec<Move>,
     ) -> i32 {
+        let mut alpha = alpha;
         self.nodes += 1;
         self.poll();
         if self.aborted {
@@ -184,20 +197,20 @@ impl<'a> Solver<'a> {
         if n == 0 {
             return final_score(p, o);
         }
-        let m = moves(p, o);
+        let m = moves_on::<V3>(p, o);
         if m == 0 {
-            if moves(o, p) == 0 {
+            if moves_on::<V3>(o, p) == 0 {
                 return final_score(p, o);
             }
             let mut child = Vec::new();
-            let score = -self.pvs(o, p, -beta, -alpha, n, &mut child);
+            let score = -self.pvs::<V3>(o, p, -beta, -alpha, n, &mut child);
             pv.clear();
             pv.push(PASS);
             pv.extend(child);
             return score;
         }
         let tt_move = self.table.probe(p, o).map(|e| e.mv);
-        let list = self.sorted_moves(p, o, m, tt_move, n);
+        let list = self.sorted_moves::<V3>(p, o, m, tt_move, n);
         let alpha_orig = alpha;
         let mut best = -INF;
         let mut best_move = PASS;
@@ -205,11 +218,11 @@ impl<'a> Solver<'a> {
             let (np, no) = (o & !f, p | f | 1 << sq);
             let mut child = Vec::new();
             let score = if i == 0 {
-                -self.pvs(np, no, -beta, -alpha, n - 1, &mut child)
+                -self.pvs::<V3>(np, no, -beta, -alpha, n - 1, &mut child)
             } else {
-                let probe = -self.nws(np, no, -alpha - 1, n - 1);
+                let probe = -self.nws::<V3>(np, no, -alpha - 1, n - 1);
                 if probe > alpha && probe < beta && !self.aborted {
-                    -self.pvs(np, no, -beta, -alpha, n - 1, &mut child)
+                    -self.pvs::<V3>(np, no, -beta, -alpha, n - 1, &mut child)
                 } else {
                     probe
                 }
@@ -235,22 +248,24 @@ impl<'a> Solver<'a> {
             .store_result((p, o), n, (best, alpha_orig, beta), best_move);
         best
     }
+    }
 
     /// Null-window search: is the score above `alpha`? Fail-soft, so the
     /// value returned is a bound on the true score on the side it failed.
-    #[inline]
-    fn nws(&mut self, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
+    #[inline(always)]
+    fn nws<const V3: bool>(&mut self, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
         match n {
             0 => {
                 self.nodes += 1;
                 final_score(p, o)
             }
-            1..=4 => self.nws_last(p, o, alpha, n),
-            _ if n <= SHALLOW => self.nws_shallow(p, o, alpha, n),
-            _ => self.nws_deep(p, o, alpha, n),
+            1..=4 => self.nws_last::<V3>(p, o, alpha, n),
+            _ if n <= SHALLOW => self.nws_shallow::<V3>(p, o, alpha, n),
+            _ => self.nws_deep::<V3>(p, o, alpha, n),
         }
     }
 
+    crate::versioned! { V3;
     /// The deep null-window search: table, stability, fastest first.
     fn nws_deep(&mut self, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
         self.nodes += 1;
@@ -259,7 +274,7 @@ impl<'a> Solver<'a> {
             return 0;
         }
         if alpha >= stability_threshold(n) {
-            let ceiling = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+            let ceiling = 64 - 2 * stable_discs_on::<V3>(o, p).count_ones() as i32;
             if ceiling <= alpha {
                 return ceiling;
             }
@@ -275,14 +290,14 @@ impl<'a> Solver<'a> {
             }
             tt_move = Some(e.mv);
         }
-        let m = moves(p, o);
+        let m = moves_on::<V3>(p, o);
         if m == 0 {
-            if moves(o, p) == 0 {
+            if moves_on::<V3>(o, p) == 0 {
                 return final_score(p, o);
             }
-            return -self.nws_deep(o, p, -alpha - 1, n);
+            return -self.nws_deep::<V3>(o, p, -alpha - 1, n);
         }
-        let mut list = move_list(p, o, m);
+        let mut list = move_list::<V3>(p, o, m);
         if n >= ETC_EMPTIES {
             // Enhanced transposition cut-off: a child already known to be
             // bad enough for the opponent settles this node at once.
@@ -302,7 +317,7 @@ impl<'a> Solver<'a> {
         // cuts off, ordering them would be wasted work.
         if let Some(i) = tt_move.and_then(|mv| list.iter().position(|e| e.1 == mv)) {
             let (_, sq, f) = list.swap_remove(i);
-            let score = -self.nws(o & !f, p | f | 1 << sq, -alpha - 1, n - 1);
+            let score = -self.nws::<V3>(o & !f, p | f | 1 << sq, -alpha - 1, n - 1);
             if self.aborted {
                 return 0;
             }
@@ -313,14 +328,14 @@ impl<'a> Solver<'a> {
                 return best;
             }
         }
-        self.order(&mut list, p, o, n);
+        self.order::<V3>(&mut list, p, o, n);
         if n > SHALLOW + 1 {
             for &(_, sq, f) in &list {
                 self.table.prefetch(o & !f, p | f | 1 << sq);
             }
         }
         for &(_, sq, f) in &list {
-            let score = -self.nws(o & !f, p | f | 1 << sq, -alpha - 1, n - 1);
+            let score = -self.nws::<V3>(o & !f, p | f | 1 << sq, -alpha - 1, n - 1);
             if self.aborted {
                 return 0;
             }
@@ -338,6 +353,7 @@ impl<'a> Solver<'a> {
             self.table.store(p, o, n, -64, best, PASS);
         }
         best
+    }
     }
 }
 
@@ -358,4 +374,103 @@ pub fn minimax(p: u64, o: u64) -> i32 {
         })
         .max()
         .unwrap_or(-INF)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::othello::midgame::{Midgame, MidgameTable};
+    use crate::games::othello::perft;
+
+    /// Positions reached by random play from the start, `empties` squares
+    /// before the end, with a move to play.
+    fn random_positions(count: usize, empties: u32) -> Vec<(u64, u64)> {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut found = Vec::new();
+        while found.len() < count {
+            let (mut p, mut o) = (1u64 << 28 | 1 << 35, 1u64 << 27 | 1 << 36);
+            while 64 - (p | o).count_ones() > empties {
+                let m = moves(p, o);
+                if m == 0 {
+                    if moves(o, p) == 0 {
+                        break;
+                    }
+                    std::mem::swap(&mut p, &mut o);
+                    continue;
+                }
+                let sq = Squares(m)
+                    .nth(next() as usize % m.count_ones() as usize)
+                    .unwrap();
+                let f = flips(p, o, sq);
+                (p, o) = (o & !f, p | f | 1 << sq);
+            }
+            if 64 - (p | o).count_ones() == empties && moves(p, o) != 0 {
+                found.push((p, o));
+            }
+        }
+        found
+    }
+
+    /// The baseline and x86-64-v3 builds of the solver walk the same tree:
+    /// same scores, lines and node counts (where the CPU runs both).
+    #[test]
+    fn both_compiled_versions_solve_alike() {
+        if !crate::cpu::has_v3() {
+            return;
+        }
+        let limits = Limits::depth(60);
+        for (p, o) in random_positions(20, 16) {
+            let solve = |v3: bool| {
+                let mut table = EndgameTable::with_bytes(4 << 20);
+                let mut solver = Solver::new(&mut table, &limits);
+                let s = if v3 {
+                    solver.solve_root::<true>(p, o, &[])
+                } else {
+                    solver.solve_root::<false>(p, o, &[])
+                };
+                s.map(|s| (s.score, s.pv, s.nodes))
+            };
+            assert_eq!(solve(false), solve(true), "{p:#x} {o:#x}");
+        }
+    }
+
+    #[test]
+    fn both_compiled_versions_search_the_midgame_alike() {
+        if !crate::cpu::has_v3() {
+            return;
+        }
+        let limits = Limits::depth(60);
+        // Both sides of the switch to the pattern evaluation (20 empties).
+        for empties in [18, 30] {
+            for (p, o) in random_positions(10, empties) {
+                let order: Vec<Move> = Squares(moves(p, o)).map(|sq| sq as Move).collect();
+                let search = |v3: bool| {
+                    let mut table = MidgameTable::with_bytes(1 << 20);
+                    let mut midgame = Midgame::new(&mut table, &limits);
+                    let scored = if v3 {
+                        midgame.root_search::<true>(p, o, &order, 5)
+                    } else {
+                        midgame.root_search::<false>(p, o, &order, 5)
+                    };
+                    (scored, midgame.nodes)
+                };
+                assert_eq!(search(false), search(true), "{p:#x} {o:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn both_compiled_versions_count_perft_alike() {
+        let (p, o) = (1u64 << 28 | 1 << 35, 1u64 << 27 | 1 << 36);
+        assert_eq!(perft::count::<false>(p, o, 7), 55_092);
+        if crate::cpu::has_v3() {
+            assert_eq!(perft::count::<true>(p, o, 7), 55_092);
+        }
+    }
 }

@@ -5,7 +5,7 @@
 use arrayvec::ArrayVec;
 
 use super::super::bitboard::{
-    COL_A, COL_H, CORNERS, Squares, flips, moves, neighbours, weighted_mobility,
+    COL_A, COL_H, CORNERS, Squares, flips_on, moves_on, neighbours, weighted_mobility,
 };
 use super::super::{Move, patterns};
 use super::{Solver, final_score};
@@ -51,30 +51,32 @@ pub(super) fn odd_quadrants(empty: u64) -> u64 {
 }
 
 /// The legal moves `m` with their flips, not yet ordered.
-#[inline]
-pub(super) fn move_list(p: u64, o: u64, m: u64) -> ArrayVec<(i32, Move, u64), 40> {
+#[inline(always)]
+pub(super) fn move_list<const V3: bool>(p: u64, o: u64, m: u64) -> ArrayVec<(i32, Move, u64), 40> {
     Squares(m)
-        .map(|sq| (0, sq as Move, flips(p, o, sq)))
+        .map(|sq| (0, sq as Move, flips_on::<V3>(p, o, sq)))
         .collect()
 }
 
+crate::versioned! { V3;
 /// A small alpha-beta on the pattern evaluation, for move ordering: the
 /// value of `p`'s position `depth` plies ahead, in 1/`SCALE` discs.
-fn eval_search(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+fn eval_search(p: u64, o: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
+    let mut alpha = alpha;
     if depth == 0 {
-        return patterns::evaluate(p, o);
+        return patterns::value::<V3>(p, o);
     }
-    let m = moves(p, o);
+    let m = moves_on::<V3>(p, o);
     if m == 0 {
-        if moves(o, p) == 0 {
+        if moves_on::<V3>(o, p) == 0 {
             return final_score(p, o) * patterns::SCALE;
         }
-        return -eval_search(o, p, depth, -beta, -alpha);
+        return -eval_search::<V3>(o, p, depth, -beta, -alpha);
     }
     let mut best = -EVAL_INF;
     for sq in Squares(m) {
-        let f = flips(p, o, sq);
-        let value = -eval_search(o & !f, p | f | 1 << sq, depth - 1, -beta, -alpha);
+        let f = flips_on::<V3>(p, o, sq);
+        let value = -eval_search::<V3>(o & !f, p | f | 1 << sq, depth - 1, -beta, -alpha);
         if value > best {
             best = value;
             if value > alpha {
@@ -87,14 +89,15 @@ fn eval_search(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
     }
     best
 }
+}
 
 /// Beyond any pattern evaluation.
 const EVAL_INF: i32 = i32::MAX / 2;
 
 impl Solver<'_> {
     /// The moves in fastest-first order, the table's move first.
-    #[inline]
-    pub(super) fn sorted_moves(
+    #[inline(always)]
+    pub(super) fn sorted_moves<const V3: bool>(
         &self,
         p: u64,
         o: u64,
@@ -102,8 +105,8 @@ impl Solver<'_> {
         tt_move: Option<Move>,
         n: u32,
     ) -> ArrayVec<(i32, Move, u64), 40> {
-        let mut list = move_list(p, o, m);
-        self.order(&mut list, p, o, n);
+        let mut list = move_list::<V3>(p, o, m);
+        self.order::<V3>(&mut list, p, o, n);
         if let Some(i) = tt_move.and_then(|mv| list.iter().position(|e| e.1 == mv)) {
             list[..=i].rotate_right(1);
         }
@@ -113,8 +116,14 @@ impl Solver<'_> {
     /// Sorts the moves: fewest (corner-weighted) replies for the opponent
     /// first; with many empties, also the pattern evaluation of the
     /// position after the move, or of a shallow search from it.
-    #[inline]
-    pub(super) fn order(&self, list: &mut [(i32, Move, u64)], p: u64, o: u64, n: u32) {
+    #[inline(always)]
+    pub(super) fn order<const V3: bool>(
+        &self,
+        list: &mut [(i32, Move, u64)],
+        p: u64,
+        o: u64,
+        n: u32,
+    ) {
         let odd = odd_quadrants(!(p | o));
         for (key, sq, f) in list.iter_mut() {
             let sq = *sq as usize;
@@ -124,7 +133,7 @@ impl Solver<'_> {
             // taking a corner and playing into an odd region break
             // ties. (Measured on FFO #25-#42 less #38: the corner
             // term saves 3.5% of the nodes, and 24% on #38.)
-            let replies = weighted_mobility(moves(np, no)) as i32;
+            let replies = weighted_mobility(moves_on::<V3>(np, no)) as i32;
             let potential = (neighbours(no) & !(np | no)).count_ones() as i32;
             *key = replies * REPLY_WEIGHT + potential * 4
                 - corner_stability(no) as i32 * 2
@@ -137,9 +146,9 @@ impl Solver<'_> {
             // is better for us.
             let value = if n >= ORDER_SEARCH_EMPTIES {
                 let depth = ((n - ORDER_SEARCH_EMPTIES) / 2 + 1).min(ORDER_SEARCH_MAX_DEPTH);
-                eval_search(np, no, depth, -EVAL_INF, EVAL_INF)
+                eval_search::<V3>(np, no, depth, -EVAL_INF, EVAL_INF)
             } else {
-                patterns::evaluate(np, no)
+                patterns::value::<V3>(np, no)
             };
             *key += value * REPLY_WEIGHT / (4 * patterns::SCALE);
         }
