@@ -4,14 +4,14 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use clap::{Parser, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::protocols::Protocol;
 
 /// gameai: a game-AI service. POST a position, get the best move.
 ///
 /// Without a subcommand it serves HTTP (the flags below); with one, it
-/// speaks an engine protocol on stdin/stdout instead.
+/// speaks an engine protocol on stdin/stdout, or checks a running service.
 #[derive(Clone, Debug, Parser)]
 #[command(version, about)]
 pub struct Cli {
@@ -19,7 +19,29 @@ pub struct Cli {
     pub serve: Config,
 
     #[command(subcommand)]
-    pub protocol: Option<Protocol>,
+    pub command: Option<Command>,
+}
+
+/// What the binary does instead of serving.
+#[derive(Clone, Debug, Subcommand)]
+pub enum Command {
+    #[command(flatten)]
+    Protocol(Protocol),
+    /// Ask the service listening at `--addr`/`GAMEAI_ADDR` for `/healthz`:
+    /// exit 0 when it answers 200, 1 otherwise.
+    ///
+    /// For a container's health check, which then needs no HTTP client in
+    /// the image. An unspecified address (`0.0.0.0`, `[::]`) is asked on
+    /// the loopback interface.
+    Healthcheck(HealthcheckArgs),
+}
+
+/// `gameai healthcheck`'s settings.
+#[derive(Clone, Debug, Args)]
+pub struct HealthcheckArgs {
+    /// How long to wait for the answer, in milliseconds.
+    #[arg(long, default_value_t = 2_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub timeout_ms: u64,
 }
 
 /// gameai: a game-AI service. POST a position, get the best move.
@@ -61,8 +83,19 @@ pub struct Config {
     )]
     pub cors_origins: Vec<String>,
 
-    /// How long in-flight requests may run after SIGTERM/SIGINT, in milliseconds.
-    #[arg(long, env = "GAMEAI_SHUTDOWN_GRACE_MS", default_value_t = 10_000)]
+    /// After SIGTERM/SIGINT, how long the service goes on accepting
+    /// requests while `/readyz` answers 503, so that load balancers see it
+    /// leave before connections are refused, in milliseconds (at most the
+    /// grace below).
+    #[arg(long, env = "GAMEAI_DRAIN_MS", default_value_t = 2_000)]
+    pub drain_ms: u64,
+
+    /// The whole stop, drain included, in milliseconds: past it, searches
+    /// still running answer with their best move so far and the process
+    /// exits within a second. The default ends well inside Docker's 10 s
+    /// stop timeout; raise both together (`docker run --stop-timeout`,
+    /// Kubernetes' `terminationGracePeriodSeconds`).
+    #[arg(long, env = "GAMEAI_SHUTDOWN_GRACE_MS", default_value_t = 7_000)]
     pub shutdown_grace_ms: u64,
 
     /// When set, every `/v1/*` route needs `Authorization: Bearer <key>`.

@@ -2,7 +2,9 @@
 //! workers searches it with alpha-beta and the best move comes back.
 
 pub mod config;
+pub mod cpu;
 pub mod games;
+pub mod healthcheck;
 pub mod http;
 pub mod pool;
 pub mod protocols;
@@ -13,3 +15,5 @@ pub mod vocabulary;
 
 pub use config::Config;
 pub use http::{AppState, app, openapi_yaml};
+#[doc(hidden)]
+pub use pastey;

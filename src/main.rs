@@ -6,14 +6,13 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use clap::Parser;
-use gameai::config::{Cli, Config, LogFormat};
-use gameai::protocols;
+use gameai::config::{Cli, Command, Config, LogFormat};
 use gameai::{AppState, app};
+use gameai::{healthcheck, protocols};
 use tokio::net::TcpListener;
 use tracing_subscriber::EnvFilter;
 
 fn main() -> std::io::Result<()> {
-    require_cpu_features();
     let mut args: Vec<_> = std::env::args_os().collect();
     if args
         .first()
@@ -23,32 +22,25 @@ fn main() -> std::io::Result<()> {
         args.insert(1, "pbrain".into());
     }
     let cli = Cli::parse_from(args);
-    match cli.protocol {
-        Some(protocol) => {
+    match cli.command {
+        Some(Command::Protocol(protocol)) => {
             init_protocol_tracing();
             protocols::run(&protocol)
+        }
+        Some(Command::Healthcheck(check)) => {
+            let timeout = Duration::from_millis(check.timeout_ms);
+            match healthcheck::check(cli.serve.addr, timeout) {
+                Ok(()) => Ok(()),
+                Err(why) => {
+                    eprintln!("unhealthy: {why}");
+                    std::process::exit(1);
+                }
+            }
         }
         None => tokio::runtime::Builder::new_multi_thread()
             .enable_all()
             .build()?
             .block_on(serve(cli.serve)),
-    }
-}
-
-/// The build targets x86-64-v3 (see `.cargo/config.toml`): on an older
-/// CPU, say so and stop rather than die on an illegal instruction later.
-fn require_cpu_features() {
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-    if !(std::is_x86_feature_detected!("avx2")
-        && std::is_x86_feature_detected!("bmi2")
-        && std::is_x86_feature_detected!("lzcnt")
-        && std::is_x86_feature_detected!("popcnt"))
-    {
-        eprintln!(
-            "gameai was built for x86-64-v3 (AVX2, BMI2), which this CPU lacks; \
-             rebuild with RUSTFLAGS=\"-C target-cpu=native\""
-        );
-        std::process::exit(1);
     }
 }
 
@@ -61,24 +53,51 @@ async fn serve(config: Config) -> std::io::Result<()> {
         addr = %listener.local_addr()?,
         workers = state.pool.workers(),
         queue = config.queue,
+        cpu = gameai::cpu::level(),
         "gameai listening"
     );
 
+    // The stop, in three steps: on the signal readiness turns 503 while
+    // everything is still served (the drain), so balancers take the
+    // replica out before anything is refused; then the listener closes and
+    // in-flight requests finish; at the end of the grace the searches
+    // still running are stopped and answer with their best move so far.
+    let grace = Duration::from_millis(config.shutdown_grace_ms);
+    let drain = Duration::from_millis(config.drain_ms).min(grace);
     let (signalled_tx, signalled_rx) = tokio::sync::watch::channel(false);
-    let server = axum::serve(listener, app(state.clone())).with_graceful_shutdown({
+    tokio::spawn({
         let state = state.clone();
         async move {
             shutdown_signal().await;
-            tracing::info!("shutting down: finishing in-flight requests");
+            tracing::info!(
+                drain_ms = drain.as_millis() as u64,
+                grace_ms = grace.as_millis() as u64,
+                "shutting down: readiness answers 503, requests are still served"
+            );
             state.shutting_down.store(true, Ordering::Relaxed);
             let _ = signalled_tx.send(true);
         }
     });
-    let grace = Duration::from_millis(config.shutdown_grace_ms);
-    let overrun = async move {
-        let mut signalled = signalled_rx;
-        let _ = signalled.wait_for(|&s| s).await;
-        tokio::time::sleep(grace).await;
+    let signalled = move || {
+        let mut signalled = signalled_rx.clone();
+        async move {
+            let _ = signalled.wait_for(|&s| s).await;
+        }
+    };
+    let server = axum::serve(listener, app(state.clone())).with_graceful_shutdown({
+        let signalled = signalled();
+        async move {
+            signalled.await;
+            tokio::time::sleep(drain).await;
+            tracing::info!("drained: no new connections; finishing in-flight requests");
+        }
+    });
+    let overrun = {
+        let signalled = signalled();
+        async move {
+            signalled.await;
+            tokio::time::sleep(grace).await;
+        }
     };
     let mut server = std::pin::pin!(server.into_future());
     tokio::select! {
@@ -88,7 +107,7 @@ async fn serve(config: Config) -> std::io::Result<()> {
             // those answers a moment to go out.
             tracing::warn!("grace period over: stopping the searches still running");
             state.pool.stop_all();
-            if let Ok(served) = tokio::time::timeout(Duration::from_secs(2), server).await {
+            if let Ok(served) = tokio::time::timeout(Duration::from_secs(1), server).await {
                 served?;
             }
         }

@@ -139,3 +139,79 @@ async fn past_the_grace_period_searches_are_cut_short() {
     let status = server.wait_exit(Duration::from_secs(10));
     assert!(status.success(), "exit status {status:?}");
 }
+
+#[tokio::test]
+async fn a_stop_drains_first_then_cuts_the_longest_search_short_within_ten_seconds() {
+    let mut server = Server::start(&[("GAMEAI_WORKERS", "2")]);
+    // A search at the time cap (the default `GAMEAI_MAX_TIME_MS`).
+    let request = tokio::spawn(
+        reqwest::Client::new()
+            .post(server.url("/v1/search"))
+            .json(&long_search(10_000))
+            .send(),
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let signalled = std::time::Instant::now();
+    server.terminate();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+
+    // Draining: readiness says 503 on new connections, and new requests
+    // are still accepted and answered.
+    let fresh = || {
+        reqwest::Client::builder()
+            .pool_max_idle_per_host(0)
+            .build()
+            .unwrap()
+    };
+    let ready = fresh().get(server.url("/readyz")).send().await.unwrap();
+    assert_eq!(ready.status(), 503);
+    let body: Value = ready.json().await.unwrap();
+    assert_eq!(body["detail"], "shutting down");
+    let health = fresh().get(server.url("/healthz")).send().await.unwrap();
+    assert_eq!(health.status(), 200);
+    let search = fresh()
+        .post(server.url("/v1/search"))
+        .json(&json!({"game": "tictactoe", "moves": []}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(search.status(), 200);
+
+    let reply = request
+        .await
+        .unwrap()
+        .expect("the search at the cap answers");
+    assert_eq!(reply.status(), 200);
+    let body: Value = reply.json().await.unwrap();
+    assert!(body["best_move"]["notation"].is_string(), "{body}");
+    assert_eq!(body["stopped"], "cancelled", "{body}");
+    let status = server.wait_exit(Duration::from_secs(12));
+    assert!(status.success(), "exit status {status:?}");
+    assert!(
+        signalled.elapsed() < Duration::from_secs(10),
+        "stopped after {:?}",
+        signalled.elapsed()
+    );
+}
+
+/// `gameai healthcheck` with the environment a container gives it.
+fn healthcheck(addr: &str) -> std::process::ExitStatus {
+    std::process::Command::new(env!("CARGO_BIN_EXE_gameai"))
+        .arg("healthcheck")
+        .env("GAMEAI_ADDR", addr)
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn the_healthcheck_subcommand_asks_the_configured_address() {
+    let server = Server::start(&[]);
+    let port = server.base.rsplit(':').next().unwrap().to_owned();
+    assert!(healthcheck(&format!("127.0.0.1:{port}")).success());
+    // Listening on every interface: asked on loopback.
+    assert!(healthcheck(&format!("0.0.0.0:{port}")).success());
+    drop(server);
+    let status = healthcheck(&format!("127.0.0.1:{port}"));
+    assert_eq!(status.code(), Some(1), "nothing listens any more");
+}

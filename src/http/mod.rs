@@ -66,7 +66,7 @@ use tower_http::LatencyUnit;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::timeout::TimeoutLayer;
-use tower_http::trace::{DefaultOnFailure, DefaultOnResponse, TraceLayer};
+use tower_http::trace::{DefaultOnFailure, DefaultOnResponse, OnResponse, TraceLayer};
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 
@@ -177,9 +177,16 @@ pub fn app(state: AppState) -> Router {
                     .get("x-request-id")
                     .and_then(|v| v.to_str().ok())
                     .unwrap_or("-");
-                tracing::info_span!("request", method = %request.method(), path = %request.uri().path(), request_id = %id)
+                let path = request.uri().path();
+                // Probes come every few seconds from every orchestrator and
+                // balancer: their lines would drown the log at info.
+                if is_probe(path) {
+                    tracing::debug_span!("probe", method = %request.method(), path = %path, request_id = %id)
+                } else {
+                    tracing::info_span!("request", method = %request.method(), path = %path, request_id = %id)
+                }
             })
-            .on_response(DefaultOnResponse::new().level(tracing::Level::INFO).latency_unit(LatencyUnit::Millis))
+            .on_response(log_response)
             // Every status is in the response line already, and an error's
             // cause is logged once by `error::log_errors`: a second
             // error-level line per 5xx would only repeat it.
@@ -212,6 +219,25 @@ pub fn app(state: AppState) -> Router {
         .layer(DefaultBodyLimit::max(config.max_body_bytes))
         .layer(middleware)
         .with_state(state)
+}
+
+/// Health, readiness and metrics: asked by machines, on a timer.
+fn is_probe(path: &str) -> bool {
+    matches!(path, "/healthz" | "/readyz" | "/metrics")
+}
+
+/// The access log line: at info for requests, at debug for probes (whose
+/// span is a `probe` one, and off unless `RUST_LOG` asks for debug).
+fn log_response<B>(response: &axum::http::Response<B>, latency: Duration, span: &tracing::Span) {
+    let level = match span.metadata().map(|m| m.name()) {
+        Some("request") => tracing::Level::INFO,
+        Some(_) => tracing::Level::DEBUG,
+        None => return,
+    };
+    DefaultOnResponse::new()
+        .level(level)
+        .latency_unit(LatencyUnit::Millis)
+        .on_response(response, latency, span);
 }
 
 #[cfg(test)]
@@ -322,5 +348,51 @@ mod tests {
             "{line}"
         );
         assert!(line.contains("request_id="), "{line}");
+    }
+
+    /// Runs `paths` through the app with a subscriber at `level` and
+    /// returns what it logged.
+    fn logged_at(level: tracing::Level, paths: &[&str]) -> String {
+        let log = Captured::default();
+        let subscriber = tracing_subscriber::fmt()
+            .with_writer(log.clone())
+            .with_ansi(false)
+            .with_max_level(level)
+            .finish();
+        let _default = tracing::subscriber::set_default(subscriber);
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let app = app(AppState::new(Config::defaults()));
+            for path in paths {
+                let request = Request::get(*path).body(Body::empty()).unwrap();
+                assert_eq!(send(&app, request).await.0, StatusCode::OK, "{path}");
+            }
+        });
+        String::from_utf8(log.0.lock().unwrap().clone()).unwrap()
+    }
+
+    #[test]
+    fn probes_are_access_logged_only_at_debug() {
+        let paths = ["/healthz", "/readyz", "/metrics", "/v1/games"];
+        let info = logged_at(tracing::Level::INFO, &paths);
+        let lines: Vec<_> = info
+            .lines()
+            .filter(|l| l.contains("finished processing request"))
+            .collect();
+        assert_eq!(lines.len(), 1, "{info}");
+        assert!(lines[0].contains("/v1/games"), "{info}");
+
+        let debug = logged_at(tracing::Level::DEBUG, &paths);
+        for path in paths {
+            assert!(
+                debug
+                    .lines()
+                    .any(|l| l.contains("finished processing request") && l.contains(path)),
+                "{path} at debug: {debug}"
+            );
+        }
     }
 }
