@@ -373,9 +373,16 @@ async fn a_client_can_stream_the_ai_search_and_play_its_move() {
         .await
         .unwrap();
     assert_eq!(illegal.status(), 422);
+    let depth_alone = client()
+        .post(server.url(&format!("/v1/sessions/{id}/ai-move")))
+        .json(&json!({"move": "a1", "depth": 8}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(depth_alone.status(), 422);
     let played: Value = client()
         .post(server.url(&format!("/v1/sessions/{id}/ai-move")))
-        .json(&json!({"move": "a1", "expected_version": moved["version"]}))
+        .json(&json!({"move": "a1", "score": 0, "depth": 8, "expected_version": moved["version"]}))
         .send()
         .await
         .unwrap()

@@ -181,6 +181,12 @@ pub struct AiMoveRequest {
     #[serde(rename = "move")]
     #[schema(example = "c1")]
     pub notation: Option<String>,
+    /// With `move`: the score its search gave (the mover's view), kept
+    /// with the move for the session's record.
+    pub score: Option<i64>,
+    /// With `move` and `score`: the depth of that search, in plies.
+    #[schema(minimum = 0)]
+    pub depth: Option<i64>,
 }
 
 /// A change with nothing to say but, optionally, the version it expects.
@@ -663,9 +669,17 @@ async fn make_ai_move(
     check_ongoing(&position)?;
     let report = match request.notation.as_deref().map(str::trim) {
         Some(notation) => {
+            let eval = client_eval(&request)?;
             position
                 .play(notation)
                 .map_err(|e| ApiError::invalid("move", e.to_string()))?;
+            if let Some((score, depth)) = eval {
+                session.ai_evals.push(AiEval {
+                    ply: session.moves.len(),
+                    score,
+                    depth,
+                });
+            }
             session.moves.push(notation.to_owned());
             None
         }
@@ -673,6 +687,34 @@ async fn make_ai_move(
     };
     save(&state, &mut session, previous).await?;
     Ok(Json(respond(kind, session, &position, report)))
+}
+
+/// The evaluation a client's own search gave its move, checked.
+fn client_eval(request: &AiMoveRequest) -> Result<Option<(i32, u32)>> {
+    let limit = i64::from(2 * crate::search::WIN);
+    match (request.score, request.depth) {
+        (None, None) => Ok(None),
+        (Some(score), depth) => {
+            let score = i32::try_from(score)
+                .ok()
+                .filter(|s| i64::from(*s).abs() <= limit)
+                .ok_or_else(|| {
+                    ApiError::invalid(
+                        "score",
+                        format!("score must be within ±{limit}, got {score}"),
+                    )
+                })?;
+            let depth = u32::try_from(depth.unwrap_or(0))
+                .ok()
+                .filter(|d| *d <= 1000)
+                .ok_or_else(|| ApiError::invalid("depth", "depth must be between 0 and 1000"))?;
+            Ok(Some((score, depth)))
+        }
+        (None, Some(_)) => Err(ApiError::invalid(
+            "score",
+            "depth comes with the score it gave",
+        )),
+    }
 }
 
 /// Take back the last ply — and, when the AI plays one side, back to the

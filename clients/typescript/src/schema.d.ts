@@ -358,6 +358,11 @@ export interface components {
         AiMoveRequest: {
             /**
              * Format: int64
+             * @description With `move` and `score`: the depth of that search, in plies.
+             */
+            depth?: number | null;
+            /**
+             * Format: int64
              * @description Refuse with 409 unless the session is at this version.
              */
             expected_version?: number | null;
@@ -367,6 +372,12 @@ export interface components {
              * @example c1
              */
             move?: string | null;
+            /**
+             * Format: int64
+             * @description With `move`: the score its search gave (the mover's view), kept
+             *     with the move for the session's record.
+             */
+            score?: number | null;
         };
         /** @description The AI's side and strength, as a client asks for them. */
         AiRequest: {

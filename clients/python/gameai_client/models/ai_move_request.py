@@ -17,15 +17,26 @@ class AiMoveRequest:
     AI's. The body may be empty.
 
         Attributes:
+            depth (int | None | Unset): With `move` and `score`: the depth of that search, in plies.
             expected_version (int | None | Unset): Refuse with 409 unless the session is at this version.
             move (None | str | Unset): The move to play for the AI, in notation; it must be legal. Without
                 it the server searches with the session's AI settings. Example: c1.
+            score (int | None | Unset): With `move`: the score its search gave (the mover's view), kept
+                with the move for the session's record.
     """
 
+    depth: int | None | Unset = UNSET
     expected_version: int | None | Unset = UNSET
     move: None | str | Unset = UNSET
+    score: int | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
+        depth: int | None | Unset
+        if isinstance(self.depth, Unset):
+            depth = UNSET
+        else:
+            depth = self.depth
+
         expected_version: int | None | Unset
         if isinstance(self.expected_version, Unset):
             expected_version = UNSET
@@ -38,19 +49,38 @@ class AiMoveRequest:
         else:
             move = self.move
 
+        score: int | None | Unset
+        if isinstance(self.score, Unset):
+            score = UNSET
+        else:
+            score = self.score
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update({})
+        if depth is not UNSET:
+            field_dict["depth"] = depth
         if expected_version is not UNSET:
             field_dict["expected_version"] = expected_version
         if move is not UNSET:
             field_dict["move"] = move
+        if score is not UNSET:
+            field_dict["score"] = score
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
+
+        def _parse_depth(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        depth = _parse_depth(d.pop("depth", UNSET))
 
         def _parse_expected_version(data: object) -> int | None | Unset:
             if data is None:
@@ -70,9 +100,20 @@ class AiMoveRequest:
 
         move = _parse_move(d.pop("move", UNSET))
 
+        def _parse_score(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        score = _parse_score(d.pop("score", UNSET))
+
         ai_move_request = cls(
+            depth=depth,
             expected_version=expected_version,
             move=move,
+            score=score,
         )
 
         return ai_move_request
