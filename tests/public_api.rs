@@ -118,6 +118,26 @@ async fn without_keys_the_quota_follows_the_address() {
 }
 
 #[tokio::test]
+async fn behind_a_trusted_proxy_the_forwarded_address_is_the_client() {
+    let server = Server::start(&[
+        ("GAMEAI_RATE_LIMIT", "1"),
+        ("GAMEAI_RATE_BURST", "1"),
+        ("GAMEAI_TRUST_FORWARDED", "true"),
+    ]);
+    let from = |chain: &'static str| {
+        client()
+            .get(server.url("/v1/limits"))
+            .header("x-forwarded-for", chain)
+            .send()
+    };
+    assert_eq!(from("192.0.2.1").await.unwrap().status(), 200);
+    assert_eq!(from("192.0.2.1").await.unwrap().status(), 429);
+    // What the client wrote before the proxy's entry does not count.
+    assert_eq!(from("192.0.2.9, 192.0.2.1").await.unwrap().status(), 429);
+    assert_eq!(from("192.0.2.1, 192.0.2.2").await.unwrap().status(), 200);
+}
+
+#[tokio::test]
 async fn answers_are_compressed_but_never_the_event_stream() {
     let server = Server::start(&[]);
     let plain = client().get(server.url("/app.js")).send().await.unwrap();

@@ -267,7 +267,7 @@ pub fn render(doc: &OpenApi) -> String {
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <title>{t} {v} — API reference</title>\n<link rel=\"icon\" href=\"data:,\">\n\
          <link rel=\"stylesheet\" href=\"/docs.css\">\n</head>\n<body>\n<header>\n\
-         <h1>{t} <small>{v}</small></h1>\n<p>{d}</p>\n\
+         <h1>{t} <small>{v}</small></h1>\n{d}\
          <p>The contract as YAML: <a href=\"/openapi.yaml\">/openapi.yaml</a>. Play against the AI: <a href=\"/\">/</a>.</p>\n\
          <p>Authentication: when the server sets API keys, every <code>/v1/*</code> route needs \
          <code>Authorization: Bearer &lt;key&gt;</code>. Quotas: over <code>GAMEAI_RATE_LIMIT</code>, \
@@ -288,7 +288,7 @@ pub fn render(doc: &OpenApi) -> String {
                 m = escape(method),
                 M = escape(&method.to_uppercase()),
                 p = escape(path),
-                s = escape(&text(&operation["summary"])),
+                s = prose_inline(&text(&operation["summary"])),
             );
         }
     }
@@ -321,7 +321,7 @@ fn operation_html(html: &mut String, method: &str, path: &str, operation: &Value
         m = escape(method),
         M = escape(&method.to_uppercase()),
         p = escape(path),
-        s = escape(&text(&operation["summary"])),
+        s = prose_inline(&text(&operation["summary"])),
         d = prose(&text(&operation["description"])),
     );
     if operation.get("security").is_some() {
