@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Tests both clients against the real binary: installs what they need,
-# checks their generated parts match openapi.yaml, starts gameai (release
-# if built, else debug; `GAMEAI_BIN` to choose) on a free port and runs
+# checks their generated parts match openapi.yaml, starts gameai (the newer
+# of the release and debug builds, `GAMEAI_BIN` to choose, or a fresh
+# debug build when neither exists) on a free port and runs
 # the TypeScript and Python tests against it.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -11,8 +12,12 @@ export GAMEAI_CLIENTS_VENV="$venv"
 
 bin="${GAMEAI_BIN:-}"
 if [ -z "$bin" ]; then
+  # The newer of the release and debug builds: an old release binary must
+  # not stand in for the code under test.
   for candidate in "$root/target/release/gameai" "$root/target/debug/gameai"; do
-    if [ -x "$candidate" ]; then bin="$candidate"; break; fi
+    if [ -x "$candidate" ] && { [ -z "$bin" ] || [ "$candidate" -nt "$bin" ]; }; then
+      bin="$candidate"
+    fi
   done
 fi
 if [ -z "$bin" ]; then
