@@ -210,15 +210,28 @@ async fn a_browser_can_open_the_stream_with_a_get() {
             .unwrap()
             .starts_with("text/event-stream")
     );
-    let events = events(&reply.text().await.unwrap());
-    let (last, result) = events.last().expect("events");
+    let streamed = events(&reply.text().await.unwrap());
+    let (last, result) = streamed.last().expect("events");
     assert_eq!(last, "result");
     assert_eq!(result["to_move"], "X");
     assert!(
-        events
+        streamed
             .iter()
             .any(|(name, e)| name == "depth" && e["depth"].as_u64() > Some(0))
     );
+
+    // A board in the query: rows split on `/`.
+    let board = client()
+        .get(server.url("/v1/search/stream?game=tictactoe&board=X.O/.../...&depth=9"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let (last, result) = events(&board).pop().expect("events");
+    assert_eq!(last, "result");
+    assert_eq!(result["best_move"]["notation"], "a3", "{result}");
 
     // The same checks as the POST body, as problem+json before streaming.
     for (query, status, field) in [
