@@ -101,6 +101,29 @@ pub struct Config {
     /// When set, every `/v1/*` route needs `Authorization: Bearer <key>`.
     #[arg(long, env = "GAMEAI_API_KEY", hide_env_values = true)]
     pub api_key: Option<String>,
+
+    /// More API keys, one per client: comma-separated, or `@file` with one
+    /// key a line (`#` starts a comment). Any of them, or `GAMEAI_API_KEY`,
+    /// opens `/v1/*`; each key gets its own quota.
+    #[arg(long, env = "GAMEAI_API_KEYS", hide_env_values = true, value_parser = parse_api_keys)]
+    pub api_keys: Option<ApiKeys>,
+
+    /// Requests to `/v1/*` each client may make per second, on average
+    /// (unset: no per-client quota). A client is its API key when keys are
+    /// set, else its address.
+    #[arg(long, env = "GAMEAI_RATE_LIMIT", value_parser = parse_rate)]
+    pub rate_limit: Option<f64>,
+
+    /// Requests a client may make at once before the rate applies
+    /// (default: the rate, rounded up).
+    #[arg(long, env = "GAMEAI_RATE_BURST", value_parser = clap::value_parser!(u32).range(1..))]
+    pub rate_burst: Option<u32>,
+
+    /// Take the client's address from `Forwarded` or `X-Forwarded-For`
+    /// (the entry the nearest proxy added), for quotas behind a reverse
+    /// proxy. Only set it when a proxy always writes these headers.
+    #[arg(long, env = "GAMEAI_TRUST_FORWARDED", default_value_t = false)]
+    pub trust_forwarded: bool,
     /// Where sessions live: unset (or `memory`) keeps them in this process;
     /// `redis://host:port/db` shares them between replicas.
     #[arg(long, env = "GAMEAI_SESSION_STORE", value_parser = parse_session_store)]
@@ -154,6 +177,55 @@ pub fn parse_ttl(text: &str) -> Result<Duration, String> {
     Ok(ttl)
 }
 
+/// API keys, as `GAMEAI_API_KEYS` lists them.
+#[derive(Clone, PartialEq, Eq)]
+pub struct ApiKeys(pub Vec<String>);
+
+impl std::fmt::Debug for ApiKeys {
+    // Keys are secrets: a debug print of the config shows only how many.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ApiKeys({} keys)", self.0.len())
+    }
+}
+
+/// Reads `GAMEAI_API_KEYS`: `a,b,c`, or `@path` to a file of one key a line.
+fn parse_api_keys(text: &str) -> Result<ApiKeys, String> {
+    let keys: Vec<String> = match text.trim().strip_prefix('@') {
+        Some(path) => std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read the API key file {path:?}: {e}"))?
+            .lines()
+            .map(|l| l.split('#').next().unwrap_or("").trim().to_owned())
+            .filter(|k| !k.is_empty())
+            .collect(),
+        None => text
+            .split(',')
+            .map(|k| k.trim().to_owned())
+            .filter(|k| !k.is_empty())
+            .collect(),
+    };
+    if keys.is_empty() {
+        return Err("no API key given".to_owned());
+    }
+    if let Some(bad) = keys
+        .iter()
+        .find(|k| !k.bytes().all(|b| b.is_ascii_graphic()))
+    {
+        return Err(format!(
+            "an API key must be printable ASCII without spaces ({} characters given)",
+            bad.len()
+        ));
+    }
+    Ok(ApiKeys(keys))
+}
+
+fn parse_rate(text: &str) -> Result<f64, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|r| r.is_finite() && (0.001..=1_000_000.0).contains(r))
+        .ok_or_else(|| format!("{text:?} is not a rate from 0.001 to 1000000 per second"))
+}
+
 fn parse_session_store(text: &str) -> Result<String, String> {
     let text = text.trim();
     if text.is_empty()
@@ -181,5 +253,32 @@ mod tests {
         assert_eq!(parse_ttl("250ms"), Ok(Duration::from_millis(250)));
         assert!(parse_ttl("0").is_err());
         assert!(parse_ttl("soon").is_err());
+    }
+
+    #[test]
+    fn api_keys_read_from_a_list_or_a_file() {
+        assert_eq!(
+            parse_api_keys(" a1, b2 ,,c3").unwrap().0,
+            ["a1", "b2", "c3"]
+        );
+        assert!(parse_api_keys(" , ").is_err());
+        assert!(parse_api_keys("has space").is_err());
+        let path = std::env::temp_dir().join(format!("gameai-keys-{}", std::process::id()));
+        std::fs::write(&path, "# clients\nk1\n\nk2 # the bot\n").unwrap();
+        let keys = parse_api_keys(&format!("@{}", path.display()));
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(keys.unwrap().0, ["k1", "k2"]);
+        assert!(parse_api_keys("@/no/such/file").is_err());
+        assert!(!format!("{:?}", parse_api_keys("secret").unwrap()).contains("secret"));
+    }
+
+    #[test]
+    fn rates_are_positive_and_finite() {
+        assert_eq!(parse_rate("5"), Ok(5.0));
+        assert_eq!(parse_rate("0.5"), Ok(0.5));
+        assert!(parse_rate("0").is_err());
+        assert!(parse_rate("-1").is_err());
+        assert!(parse_rate("NaN").is_err());
+        assert!(parse_rate("fast").is_err());
     }
 }

@@ -84,7 +84,9 @@ async fn serve(config: Config) -> std::io::Result<()> {
             let _ = signalled.wait_for(|&s| s).await;
         }
     };
-    let server = axum::serve(listener, app(state.clone())).with_graceful_shutdown({
+    // The peer's address keys per-client quotas when no API keys are set.
+    let service = app(state.clone()).into_make_service_with_connect_info::<std::net::SocketAddr>();
+    let server = axum::serve(listener, service).with_graceful_shutdown({
         let signalled = signalled();
         async move {
             signalled.await;

@@ -52,6 +52,11 @@ fn gomoku_shows_the_thinking_ai_and_its_reply() {
 }
 
 #[test]
+fn the_ai_search_streams_live_and_stops() {
+    in_browser(live_search_and_stop);
+}
+
+#[test]
 fn renju_marks_and_refuses_the_forbidden_point() {
     in_browser(renju_forbidden_point);
 }
@@ -454,6 +459,65 @@ async fn gomoku_moves(p: &Page<'_>) -> Result<()> {
     play(b, next.as_str().ok_or("a free point by h8")?, 4).await?;
     check(count(b, ".piece").await? == 4, "four stones on the board")?;
     shot(b, &shots.join("gomoku.png")).await
+}
+
+/// While the AI thinks, each completed depth shows up (from the event
+/// stream), and Stop ends the search at once with the best move so far.
+async fn live_search_and_stop(p: &Page<'_>) -> Result<()> {
+    let (b, shots) = (p.browser, &p.shots);
+    new_game(
+        b,
+        "gomoku",
+        &[("size", "15"), ("side", "X"), ("time-ms", "9000")],
+    )
+    .await?;
+    b.click("[data-cell='h8']").await?;
+    let first = b
+        .wait_for(
+            "a depth while thinking",
+            "const s = document.getElementById('status').dataset.state;
+             const stop = document.getElementById('stop');
+             const d = document.getElementById('s-depth').textContent;
+             return s === 'thinking' && !stop.hidden && !stop.disabled && d !== '–' ? d : null",
+            WAIT,
+        )
+        .await?;
+    let who = text(b, "search-who").await?;
+    check(
+        who.contains("is searching for O")
+            && text(b, "s-stopped").await?.contains("still searching"),
+        format!("the live search is labelled: {who:?}"),
+    )?;
+    check(
+        text(b, "curl")
+            .await?
+            .contains("/v1/search/stream?game=gomoku"),
+        "the panel shows the stream's URL",
+    )?;
+    check(
+        !text(b, "pv").await?.is_empty() && text(b, "s-score").await? != "–",
+        "the line and score show while thinking",
+    )?;
+    b.screenshot(&shots.join("live-search.png")).await?;
+    let stopped_at = Instant::now();
+    b.click("#stop").await?;
+    b.wait_for(
+        "the AI's move after Stop",
+        "return document.getElementById('status').dataset.state === 'your-turn' && document.querySelectorAll('#moves li').length === 2",
+        WAIT,
+    )
+    .await?;
+    let waited = stopped_at.elapsed();
+    check(
+        waited < Duration::from_secs(3),
+        format!("Stop plays at once, not after the 9 s budget: {waited:?} (first depth {first})"),
+    )?;
+    let who = text(b, "search-who").await?;
+    check(
+        who.contains("stopped after depth") && count(b, "#stop:not([hidden])").await? == 0,
+        format!("the stopped search is labelled and Stop is gone: {who:?}"),
+    )?;
+    shot(b, &shots.join("live-search-stopped.png")).await
 }
 
 /// Renju, from a link's moves: black's double-three point is marked and

@@ -162,6 +162,10 @@ pub struct SearchRequest {
     /// (default: the game's `default_time_ms`).
     #[schema(minimum = 1)]
     pub time_ms: Option<i64>,
+    /// The mover's clock: the search thinks for a share of it (see
+    /// `Clock`); with `time_ms` too, the smaller budget counts.
+    #[serde(default, deserialize_with = "optional_object")]
+    pub clock: Option<ClockBody>,
     /// Node budget: the search stops soon after entering this many
     /// positions (up to `GET /v1/limits`' `max_nodes`). The first limit
     /// reached ends the search; `stopped` says which.
@@ -182,6 +186,27 @@ pub struct SearchRequest {
     /// JavaScript) when none is given.
     #[schema(minimum = 0)]
     pub seed: Option<i64>,
+}
+
+/// A game clock, as bots and tournaments keep it. The move's budget is a
+/// share of the time left (`time_left_ms / moves_to_go`, 20 moves when
+/// not given) plus three quarters of the increment, never more than the
+/// time left less 50 ms, never below 1 ms (a move is always answered),
+/// and within the server's cap.
+#[derive(Clone, Copy, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"time_left_ms": 60000, "increment_ms": 2000}))]
+pub struct ClockBody {
+    /// Milliseconds left on the mover's clock (0 is allowed: the answer
+    /// comes at once).
+    #[schema(minimum = 0)]
+    pub time_left_ms: i64,
+    /// Milliseconds added after each move (default 0).
+    #[schema(minimum = 0)]
+    pub increment_ms: Option<i64>,
+    /// Moves to play before the next time control, if there is one.
+    #[schema(minimum = 1)]
+    pub moves_to_go: Option<i64>,
 }
 
 /// Pick at random among the moves whose score is within a margin of the

@@ -1,50 +1,12 @@
-//! The middleware and fallbacks around the routes: the API key check,
-//! CORS, answers for unknown routes and methods, and problem+json for
+//! The middleware and fallbacks around the routes: CORS, answers for unknown routes and methods, and problem+json for
 //! error statuses that lower layers answer with a bare status.
 
-use axum::extract::{Request, State};
-use axum::http::{HeaderValue, Method, StatusCode, header};
-use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
+use axum::extract::Request;
+use axum::http::{HeaderName, HeaderValue, Method, StatusCode, header};
+use axum::response::Response;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
-use super::AppState;
 use super::error::{self, ApiError};
-
-/// With `GAMEAI_API_KEY` set, `/v1/*` needs the key as a bearer token;
-/// health, readiness, metrics and the document stay open.
-pub async fn require_api_key(
-    State(state): State<AppState>,
-    request: Request,
-    next: Next,
-) -> Response {
-    let Some(key) = state.config.api_key.as_deref() else {
-        return next.run(request).await;
-    };
-    if !request.uri().path().starts_with("/v1/") {
-        return next.run(request).await;
-    }
-    let presented = request
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "));
-    match presented {
-        Some(token) if same_secret(token.as_bytes(), key.as_bytes()) => next.run(request).await,
-        Some(_) => {
-            ApiError::Unauthorized("the bearer token is not valid".to_owned()).into_response()
-        }
-        None => ApiError::Unauthorized(
-            "send `Authorization: Bearer <key>`; this server requires an API key".to_owned(),
-        )
-        .into_response(),
-    }
-}
-
-/// Compares two secrets in time that depends only on their lengths.
-fn same_secret(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |diff, (x, y)| diff | (x ^ y)) == 0
-}
 
 pub fn cors(origins: &[String]) -> CorsLayer {
     let allow = if origins.iter().any(|o| o.trim() == "*") {
@@ -60,7 +22,12 @@ pub fn cors(origins: &[String]) -> CorsLayer {
         .allow_origin(allow)
         .allow_methods([Method::GET, Method::POST, Method::DELETE, Method::OPTIONS])
         .allow_headers([header::CONTENT_TYPE, header::AUTHORIZATION])
-        .expose_headers([header::RETRY_AFTER, header::LOCATION])
+        .expose_headers([
+            header::RETRY_AFTER,
+            header::LOCATION,
+            HeaderName::from_static("ratelimit"),
+            HeaderName::from_static("ratelimit-policy"),
+        ])
 }
 
 pub async fn route_not_found(request: Request) -> ApiError {

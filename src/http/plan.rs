@@ -57,6 +57,10 @@ impl Plan {
                 time_ms = level.time_ms.min(state.config.max_time_ms);
             }
         }
+        if let Some(body) = &request.clock {
+            let clock = validate::clock("clock", body)?;
+            time_ms = validate::clock_budget(state, &clock, request.time_ms.map(|_| time_ms));
+        }
         let nodes = request
             .nodes
             .map(|n| in_range("nodes", n, MAX_NODES))

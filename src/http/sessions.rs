@@ -15,13 +15,14 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::AppState;
-use super::bodies::{GameStatus, Moves, RecordBody, SearchResponse, Side};
+use super::bodies::{ClockBody, GameStatus, Moves, RecordBody, SearchResponse, Side};
 use super::error::{ApiError, BoxError, Problem, Result};
 use super::extract::{Json, OptionalJson, optional_object};
 use super::plan::{Plan, run_plan};
 use super::validate::{self, game_kind, in_range, search_budget};
 use crate::games::{GameKind, Position, PositionSpec, level};
 use crate::records::{self, Format, Record, RecordMove, Start};
+use crate::search::GameClock;
 use crate::sessions::{
     AiEval, AiPlays, AiSettings, Session, Store, StoreError, new_id, now_rfc3339,
 };
@@ -89,6 +90,12 @@ pub struct AiRequest {
     /// chance of a random move.
     #[schema(minimum = 1, maximum = 10)]
     pub level: Option<i64>,
+    /// The AI's game clock: each of its moves thinks for a share of the
+    /// time left (as `clock` in `POST /v1/search`, and within `time_ms`
+    /// when that is given), then the time it took comes off and the
+    /// increment goes on.
+    #[serde(default, deserialize_with = "optional_object")]
+    pub clock: Option<ClockBody>,
 }
 
 /// A new session: the game, its options, where it starts, and the AI.
@@ -155,6 +162,31 @@ pub struct MoveRequest {
     pub notation: String,
     /// Refuse with 409 unless the session is at this version.
     pub expected_version: Option<u64>,
+    /// `false`: the AI does not reply in this answer, and the client asks
+    /// for its move later with `POST .../ai-move` (after streaming the
+    /// search itself, say). Default `true`.
+    pub reply: Option<bool>,
+}
+
+/// The AI's move: searched by the server, or, with `move`, found by the
+/// client's own search (a streamed one it showed live) and played as the
+/// AI's. The body may be empty.
+#[derive(Clone, Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AiMoveRequest {
+    /// Refuse with 409 unless the session is at this version.
+    pub expected_version: Option<u64>,
+    /// The move to play for the AI, in notation; it must be legal. Without
+    /// it the server searches with the session's AI settings.
+    #[serde(rename = "move")]
+    #[schema(example = "c1")]
+    pub notation: Option<String>,
+    /// With `move`: the score its search gave (the mover's view), kept
+    /// with the move for the session's record.
+    pub score: Option<i64>,
+    /// With `move` and `score`: the depth of that search, in plies.
+    #[schema(minimum = 0)]
+    pub depth: Option<i64>,
 }
 
 /// A change with nothing to say but, optionally, the version it expects.
@@ -177,6 +209,31 @@ pub struct AiBody {
     /// The strength level, if one was chosen.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub level: Option<u8>,
+    /// The AI's clock as it stands, if it plays on one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockView>,
+}
+
+/// A game clock as it stands.
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+pub struct ClockView {
+    /// Milliseconds left.
+    pub time_left_ms: u64,
+    /// Milliseconds added after each move.
+    pub increment_ms: u64,
+    /// Moves before the next time control, if there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moves_to_go: Option<u64>,
+}
+
+impl From<GameClock> for ClockView {
+    fn from(c: GameClock) -> Self {
+        Self {
+            time_left_ms: c.time_left_ms,
+            increment_ms: c.increment_ms,
+            moves_to_go: c.moves_to_go,
+        }
+    }
 }
 
 impl From<AiSettings> for AiBody {
@@ -186,6 +243,7 @@ impl From<AiSettings> for AiBody {
             depth: ai.depth,
             time_ms: ai.time_ms,
             level: ai.level,
+            clock: ai.clock.map(Into::into),
         }
     }
 }
@@ -299,7 +357,10 @@ async fn play_ai_move(
         kind,
         position: position.clone(),
         depth: session.ai.depth,
-        time_ms: session.ai.time_ms,
+        time_ms: match &session.ai.clock {
+            Some(clock) => validate::clock_budget(state, clock, Some(session.ai.time_ms)),
+            None => session.ai.time_ms,
+        },
         nodes: None,
         multi_pv: 1,
         margin: None,
@@ -315,6 +376,9 @@ async fn play_ai_move(
     position
         .play(&report.best_move.notation)
         .map_err(|e| ApiError::internal("the AI's move does not play", e))?;
+    if let Some(clock) = &mut session.ai.clock {
+        *clock = clock.after_move(report.time_ms);
+    }
     session.ai_evals.push(AiEval {
         ply: session.moves.len(),
         score: report.score,
@@ -433,6 +497,15 @@ async fn create_session(
             time_ms = settings.time_ms.min(state.config.max_time_ms);
         }
     }
+    let clock = ai
+        .clock
+        .as_ref()
+        .map(|c| validate::clock("ai.clock", c))
+        .transpose()?;
+    if clock.is_some() && ai.time_ms.is_none() {
+        // The clock decides; `time_ms` only caps it when the client set it.
+        time_ms = state.config.max_time_ms;
+    }
     let AiRequest { plays, .. } = ai;
     let now = now_rfc3339();
     let mut session = Session {
@@ -449,6 +522,7 @@ async fn create_session(
             depth,
             time_ms,
             level,
+            clock,
         },
         version: 1,
         created_at: now.clone(),
@@ -554,7 +628,10 @@ async fn play_move(
         .map_err(|e| ApiError::invalid("move", e.to_string()))?;
     session.moves.push(request.notation.trim().to_owned());
     let mut ai_search = None;
-    if is_ongoing(&position) && session.ai.plays.plays(position.to_move()) {
+    if request.reply != Some(false)
+        && is_ongoing(&position)
+        && session.ai.plays.plays(position.to_move())
+    {
         ai_search = Some(play_ai_move(&state, kind, &mut session, &mut position).await?);
     }
     save(&state, &mut session, previous).await?;
@@ -568,30 +645,76 @@ async fn play_move(
     path = "/v1/sessions/{id}/ai-move",
     tag = "sessions",
     params(("id" = String, Path, description = "The session's id")),
-    request_body(content = Option<ChangeRequest>, description = "Optional; the body may be empty"),
+    request_body(content = Option<AiMoveRequest>, description = "Optional; the body may be empty"),
     responses(
-        (status = 200, description = "The session after the AI's move, with its search", body = SessionResponse),
+        (status = 200, description = "The session after the AI's move, with its search (none when the client gave the move)", body = SessionResponse),
         (status = 400, description = "Malformed JSON, wrong types or unknown fields", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "An API key is required (`GAMEAI_API_KEY`) and was missing or wrong", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "The body is larger than the server accepts", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "The body is not JSON", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such session, or it expired", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The game is over, `expected_version` is stale, or another change got there first; nothing changed", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The given `move` is illegal; nothing changed", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "The session store is unreachable, or every worker is busy", body = Problem, content_type = "application/problem+json"),
     )
 )]
 async fn make_ai_move(
     State(state): State<AppState>,
     Path(id): Path<String>,
-    OptionalJson(request): OptionalJson<ChangeRequest>,
+    OptionalJson(request): OptionalJson<AiMoveRequest>,
 ) -> Result<Json<SessionResponse>> {
     let mut session = load(&state, &id, request.expected_version).await?;
     let previous = session.version;
     let (kind, mut position) = rebuild(&session)?;
     check_ongoing(&position)?;
-    let report = play_ai_move(&state, kind, &mut session, &mut position).await?;
+    let report = match request.notation.as_deref().map(str::trim) {
+        Some(notation) => {
+            let eval = client_eval(&request)?;
+            position
+                .play(notation)
+                .map_err(|e| ApiError::invalid("move", e.to_string()))?;
+            if let Some((score, depth)) = eval {
+                session.ai_evals.push(AiEval {
+                    ply: session.moves.len(),
+                    score,
+                    depth,
+                });
+            }
+            session.moves.push(notation.to_owned());
+            None
+        }
+        None => Some(play_ai_move(&state, kind, &mut session, &mut position).await?),
+    };
     save(&state, &mut session, previous).await?;
-    Ok(Json(respond(kind, session, &position, Some(report))))
+    Ok(Json(respond(kind, session, &position, report)))
+}
+
+/// The evaluation a client's own search gave its move, checked.
+fn client_eval(request: &AiMoveRequest) -> Result<Option<(i32, u32)>> {
+    let limit = i64::from(2 * crate::search::WIN);
+    match (request.score, request.depth) {
+        (None, None) => Ok(None),
+        (Some(score), depth) => {
+            let score = i32::try_from(score)
+                .ok()
+                .filter(|s| i64::from(*s).abs() <= limit)
+                .ok_or_else(|| {
+                    ApiError::invalid(
+                        "score",
+                        format!("score must be within ±{limit}, got {score}"),
+                    )
+                })?;
+            let depth = u32::try_from(depth.unwrap_or(0))
+                .ok()
+                .filter(|d| *d <= 1000)
+                .ok_or_else(|| ApiError::invalid("depth", "depth must be between 0 and 1000"))?;
+            Ok(Some((score, depth)))
+        }
+        (None, Some(_)) => Err(ApiError::invalid(
+            "score",
+            "depth comes with the score it gave",
+        )),
+    }
 }
 
 /// Take back the last ply — and, when the AI plays one side, back to the

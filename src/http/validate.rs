@@ -3,10 +3,14 @@
 //! fault, so every route words the same mistake the same way.
 
 use super::AppState;
-use super::bodies::{PositionRequest, RecordBody};
+use super::bodies::{ClockBody, PositionRequest, RecordBody};
 use super::error::{ApiError, Result};
 use crate::games::{GameKind, Position};
 use crate::records::{self, Hints, Record};
+use crate::search::GameClock;
+
+/// The longest clock accepted: a week, in milliseconds.
+const MAX_CLOCK_MS: u64 = 7 * 24 * 3600 * 1000;
 
 /// Finds a game by its API name, or says which games there are.
 pub fn game_kind(name: &str) -> Result<GameKind> {
@@ -52,6 +56,50 @@ pub fn time_ms(state: &AppState, time_ms: Option<i64>, default: u64) -> Result<u
         Some(t) => in_range("time_ms", t, state.config.max_time_ms),
         None => Ok(default),
     }
+}
+
+/// A game clock, each value within its range; `field` is where the
+/// request holds it (`clock`, `ai.clock`).
+pub fn clock(field: &'static str, body: &ClockBody) -> Result<GameClock> {
+    let millis = |name: &str, value: i64| {
+        u64::try_from(value)
+            .ok()
+            .filter(|v| *v <= MAX_CLOCK_MS)
+            .ok_or_else(|| {
+                ApiError::invalid(
+                    field,
+                    format!("{field}.{name} must be between 0 and {MAX_CLOCK_MS}, got {value}"),
+                )
+            })
+    };
+    let moves_to_go = body
+        .moves_to_go
+        .map(|m| {
+            u64::try_from(m)
+                .ok()
+                .filter(|m| (1..=1000).contains(m))
+                .ok_or_else(|| {
+                    ApiError::invalid(
+                        field,
+                        format!("{field}.moves_to_go must be between 1 and 1000, got {m}"),
+                    )
+                })
+        })
+        .transpose()?;
+    Ok(GameClock {
+        time_left_ms: millis("time_left_ms", body.time_left_ms)?,
+        increment_ms: millis("increment_ms", body.increment_ms.unwrap_or(0))?,
+        moves_to_go,
+    })
+}
+
+/// A move's time budget from a clock, within the server's cap and, when
+/// the request also gave one, within `time_ms`.
+pub fn clock_budget(state: &AppState, clock: &GameClock, time_ms: Option<u64>) -> u64 {
+    clock
+        .move_budget_ms()
+        .min(state.config.max_time_ms)
+        .min(time_ms.unwrap_or(u64::MAX))
 }
 
 /// A search's depth and time budget from a request's optional values:

@@ -6,7 +6,8 @@
 //! threat search, othello's midgame search and endgame solver) share the
 //! machinery around it: the bound table under every transposition table
 //! ([`table`]), the score scale with its proof and table-distance helpers
-//! (`score`), one [`Clock`] for limits and iterations, [`Killers`],
+//! (`score`), one [`Clock`] for limits and iterations, a [`GameClock`]'s
+//! per-move budget, [`Killers`],
 //! [`History`] and the [`PvTable`], the worker's memory within its budget
 //! ([`Workspace`]) and one [`ReportBuilder`].
 
@@ -17,6 +18,7 @@ mod ordering;
 mod report;
 mod score;
 pub mod table;
+mod time_control;
 mod tree;
 mod tt;
 mod workspace;
@@ -29,6 +31,7 @@ pub use ordering::{History, Killers, PvTable};
 pub use report::{ReportBuilder, search_report};
 pub use score::{EVAL_LIMIT, Proof, WIN, WIN_THRESHOLD, from_tt, proof_from_score, to_tt};
 pub use table::Bound;
+pub use time_control::GameClock;
 pub use tree::{GameTree, Terminal};
 pub use tt::{Hit, TranspositionTable};
 pub use workspace::{DEFAULT_PART, EngineTables, Workspace};

@@ -16,6 +16,7 @@ use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Serialize};
 
+use crate::search::GameClock;
 use crate::vocabulary::Player;
 
 pub use memory::MemoryStore;
@@ -55,6 +56,11 @@ pub struct AiSettings {
     /// Strength level 1–10, if the client chose one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub level: Option<u8>,
+    /// The AI's own game clock, if it plays on one: each move thinks for a
+    /// share of it (within `time_ms`), then spends it and earns the
+    /// increment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<GameClock>,
 }
 
 /// The AI's search for one of its moves.
@@ -236,6 +242,7 @@ pub(crate) fn sample(id: &str) -> Session {
             depth: 9,
             time_ms: 1000,
             level: None,
+            clock: None,
         },
         version: 1,
         created_at: now_rfc3339(),

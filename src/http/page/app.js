@@ -3,8 +3,13 @@
 // the page sends moves and draws what the server answers.
 //
 // Calls: GET /v1/games (options and limits), POST /v1/sessions (a game kept
-// on the server; the AI replies inside POST /v1/sessions/{id}/moves),
-// POST /v1/sessions/{id}/ai-move (AI against AI), /undo, DELETE, POST
+// on the server). The AI's move is searched live with GET
+// /v1/search/stream (EventSource: each depth is shown as it completes;
+// Stop plays the best move so far), then the player's move and the AI's
+// are played with POST /v1/sessions/{id}/moves (`reply: false`) and POST
+// /v1/sessions/{id}/ai-move (`move`). Where the stream cannot be opened (a
+// full pool, or a server with API keys: EventSource sends no header) the
+// server searches instead, inside /moves or ai-move. Also /undo, DELETE, POST
 // /v1/position (checks the player's move at once and draws it, and gives
 // renju's forbidden points), POST /v1/search (the hint), GET
 // /v1/sessions/{id}/record ("Copy record") and POST /v1/sessions with a
@@ -41,7 +46,7 @@
     status: $('status'), statusBox: $('status-box'), elapsed: $('elapsed'), error: $('error'), errorText: $('error-text'), errorClose: $('error-close'),
     auth: $('auth'), apiKey: $('api-key'), apiKeyForget: $('api-key-forget'),
     board: $('board'), undo: $('undo'), hint: $('hint'), pass: $('pass'), pause: $('pause'),
-    restart: $('restart'), legend: $('legend'), searchWho: $('search-who'), pv: $('pv'), moves: $('moves'),
+    restart: $('restart'), stop: $('stop'), legend: $('legend'), searchWho: $('search-who'), pv: $('pv'), moves: $('moves'),
     curl: $('curl'), copyCurl: $('copy-curl'),
     copyRecord: $('copy-record'), loadRecord: $('load-record'), recordForm: $('record-form'),
     recordText: $('record-text'), recordOut: $('record-out'),
@@ -77,6 +82,7 @@
     focus: 0, // index of the board button that takes Tab
     overlayKey: '',
     retry: null,
+    live: null, // the AI's streamed search: {source, best, stop()}
   };
 
   // ---------- the API ----------
@@ -260,6 +266,21 @@
       state.hint = null;
       if (after.status === 'ongoing' && aiPlays(session, after.to_move)) setBusy('thinking');
       render();
+      // The AI's reply is searched first, live, and both moves are played
+      // once it is found: a search the server cannot run leaves nothing played.
+      const found = after.status === 'ongoing' && aiPlays(session, after.to_move) && streamable()
+        ? await streamSearch(session, moves, after.to_move, ctx)
+        : null;
+      if (!ctx.live()) return;
+      if (found) {
+        const played = await api('POST', `/v1/sessions/${session.id}/moves`,
+          { move: notation, expected_version: session.version, reply: false }, ctx);
+        const reply = await api('POST', `/v1/sessions/${session.id}/ai-move`,
+          { ...foundBody(found), expected_version: played.version }, ctx);
+        await adopt(reply, ctx);
+        showFound(found, after.to_move);
+        return;
+      }
       const reply = await api('POST', `/v1/sessions/${session.id}/moves`,
         { move: notation, expected_version: session.version }, ctx);
       await adopt(reply, ctx);
@@ -272,10 +293,97 @@
     const session = state.session;
     if (!session || session.status !== 'ongoing') return Promise.resolve(false);
     return run('thinking', async (ctx) => {
-      const reply = await api('POST', `/v1/sessions/${session.id}/ai-move`,
-        { expected_version: session.version }, ctx);
+      const found = streamable() ? await streamSearch(session, session.moves, session.to_move, ctx) : null;
+      if (!ctx.live()) return;
+      const body = { expected_version: session.version, ...(found ? foundBody(found) : {}) };
+      const reply = await api('POST', `/v1/sessions/${session.id}/ai-move`, body, ctx);
       await adopt(reply, ctx);
+      if (found) showFound(found, session.to_move);
     });
+  }
+
+  /** Whether the AI's search can be streamed: EventSource sends no API key. */
+  function streamable() {
+    return typeof EventSource === 'function' && !state.apiKey;
+  }
+
+  /** The query of GET /v1/search/stream for the AI's move after `moves` in `session`. */
+  function streamQuery(session, moves) {
+    const q = new URLSearchParams({ game: session.game, moves: moves.join(' ') });
+    if (state.game && state.game.sizes.length > 1) q.set('size', String(session.size));
+    if (session.rules) q.set('rules', session.rules);
+    q.set('depth', String(session.ai.depth));
+    q.set('time_ms', String(session.ai.time_ms));
+    if (session.ai.level) q.set('level', String(session.ai.level));
+    return q;
+  }
+
+  /** A report for the search panel from a `depth` event. */
+  function depthReport(d, side, stopped) {
+    return { ...d, nps: Math.round((d.nodes * 1000) / Math.max(d.time_ms, 1)), stopped, to_move: side, proven: null };
+  }
+
+  /**
+   * The AI's move for `side` after `moves`, searched live: each completed
+   * depth is drawn as it arrives, and Stop (or a stream cut short) takes
+   * the best move so far; closing the stream ends the search on the
+   * server. Resolves with {move, report} (report null when stopped early),
+   * or null when the stream could not be opened.
+   */
+  function streamSearch(session, moves, side, ctx) {
+    const path = `/v1/search/stream?${streamQuery(session, moves)}`;
+    el.curl.textContent = `curl -sN '${location.origin}${path}'`;
+    setBusy('thinking');
+    return new Promise((resolve, reject) => {
+      const source = new EventSource(path);
+      let best = null; // the last completed depth
+      const stoppedAt = () => ({ move: best.pv[0], report: null, depth: best });
+      const finish = (outcome) => {
+        source.close();
+        state.live = null;
+        ctx.signal.removeEventListener('abort', onAbort);
+        renderControls();
+        outcome();
+      };
+      const onAbort = () => finish(() => reject(new DOMException('aborted', 'AbortError')));
+      ctx.signal.addEventListener('abort', onAbort);
+      state.live = { best: () => best, stop: () => finish(() => resolve(stoppedAt())) };
+      renderControls();
+      source.addEventListener('depth', (e) => {
+        best = JSON.parse(e.data);
+        state.search = { report: depthReport(best, side, 'running'), label: `The AI is searching for ${side}: depth ${best.depth} done` };
+        renderSearch();
+        renderControls();
+      });
+      source.addEventListener('result', (e) => {
+        const r = JSON.parse(e.data);
+        finish(() => resolve({ move: r.best_move.notation, report: r }));
+      });
+      source.addEventListener('error', (e) => {
+        // With data: the search's own problem document. Without: the
+        // connection failed, before the stream (then the server searches
+        // instead) or during it (then the best move so far stands).
+        if (e.data) {
+          const problem = JSON.parse(e.data);
+          finish(() => reject(new ApiError(problem.status, problem, problemMessage({ status: problem.status, statusText: '' }, problem))));
+        } else {
+          finish(() => resolve(best ? stoppedAt() : null));
+        }
+      });
+    });
+  }
+
+  /** The AI's move as ai-move takes it, with its search's score and depth for the record. */
+  function foundBody(found) {
+    const r = found.report || found.depth;
+    return { move: found.move, score: r.score, depth: r.depth };
+  }
+
+  /** The search panel after a streamed move was played. */
+  function showFound(found, side) {
+    state.search = found.report
+      ? { report: found.report, label: `The AI's search for ${side}: it played ${found.move}` }
+      : { report: depthReport(found.depth, side, 'cancelled'), label: `The AI's search for ${side}, stopped after depth ${found.depth.depth}: it played ${found.move}` };
   }
 
   /** AI against AI: one move after another until the end or a pause. */
@@ -882,6 +990,9 @@
     el.pause.textContent = state.paused ? 'Resume' : 'Pause';
     el.pause.setAttribute('aria-pressed', state.paused ? 'true' : 'false');
     el.pause.disabled = !s || s.status !== 'ongoing';
+    // Stop plays the best move found so far, so it waits for the first depth.
+    el.stop.hidden = !state.live;
+    el.stop.disabled = !(state.live && state.live.best());
   }
 
   function renderSearch() {
@@ -901,7 +1012,7 @@
     el.sNps.textContent = `${r.nps.toLocaleString('en')} nodes/s`;
     el.sStopped.textContent = r.source === 'book'
       ? 'opening book: result proven'
-      : { depth: 'reached the depth', time: 'time ran out', nodes: 'node budget ran out', cancelled: 'stopped', proven: 'result proven' }[r.stopped] || r.stopped;
+      : { depth: 'reached the depth', time: 'time ran out', nodes: 'node budget ran out', cancelled: 'stopped', proven: 'result proven', running: 'still searching…' }[r.stopped] || r.stopped;
     el.pv.replaceChildren(...r.pv.map((m) => {
       const li = document.createElement('li');
       li.textContent = m;
@@ -1101,6 +1212,9 @@
   el.restart.addEventListener('click', () => (state.games.length ? newGame() : start()));
   el.undo.addEventListener('click', undo);
   el.hint.addEventListener('click', hint);
+  el.stop.addEventListener('click', () => {
+    if (state.live && state.live.best()) state.live.stop();
+  });
   el.pass.addEventListener('click', () => play('pass'));
   el.pause.addEventListener('click', () => {
     state.paused = !state.paused;

@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class AnswerSource(StrEnum):
+    BOOK = "book"
+    SEARCH = "search"
+
+    def __str__(self) -> str:
+        return str(self.value)
