@@ -14,7 +14,7 @@ RUN --mount=type=cache,target=/usr/local/cargo/registry \
 # Run: a minimal image, as an unprivileged user, with nothing installed
 # beside the binary (it checks its own health).
 FROM debian:bookworm-slim
-RUN useradd --uid 10001 --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin gameai
+RUN useradd --no-log-init --uid 10001 --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin gameai
 COPY --from=build /usr/local/bin/gameai /usr/local/bin/gameai
 USER 10001
 ENV GAMEAI_ADDR=0.0.0.0:8080 GAMEAI_LOG=json
