@@ -142,6 +142,36 @@ pub struct Config {
     /// Log format. Levels come from RUST_LOG (default `info`).
     #[arg(long, env = "GAMEAI_LOG", value_enum, default_value_t = LogFormat::Pretty)]
     pub log: LogFormat,
+
+    /// The access log's info line per request: `on`, `off`, or
+    /// `sample:N` for one request in N. Health, readiness and metrics
+    /// are logged at debug only, whatever this says; errors are always
+    /// logged.
+    #[arg(long, env = "GAMEAI_ACCESS_LOG", default_value = "on", value_parser = parse_access_log)]
+    pub access_log: AccessLog,
+}
+
+/// Which requests write an info-level access log line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccessLog {
+    On,
+    Off,
+    /// One request in this many (at least 2).
+    Sample(u32),
+}
+
+fn parse_access_log(text: &str) -> Result<AccessLog, String> {
+    let text = text.trim();
+    let bad = || format!("{text:?} is not `on`, `off` or `sample:N` with N from 1 to 1000000");
+    match text {
+        "on" => Ok(AccessLog::On),
+        "off" => Ok(AccessLog::Off),
+        _ => match text.strip_prefix("sample:").map(str::parse::<u32>) {
+            Some(Ok(1)) => Ok(AccessLog::On),
+            Some(Ok(n)) if (2..=1_000_000).contains(&n) => Ok(AccessLog::Sample(n)),
+            _ => Err(bad()),
+        },
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -270,6 +300,19 @@ mod tests {
         assert_eq!(keys.unwrap().0, ["k1", "k2"]);
         assert!(parse_api_keys("@/no/such/file").is_err());
         assert!(!format!("{:?}", parse_api_keys("secret").unwrap()).contains("secret"));
+    }
+
+    #[test]
+    fn access_log_settings_read_as_on_off_or_a_sample() {
+        assert_eq!(parse_access_log("on"), Ok(AccessLog::On));
+        assert_eq!(parse_access_log(" off "), Ok(AccessLog::Off));
+        assert_eq!(parse_access_log("sample:100"), Ok(AccessLog::Sample(100)));
+        assert_eq!(parse_access_log("sample:1"), Ok(AccessLog::On));
+        assert!(parse_access_log("sample:0").is_err());
+        assert!(parse_access_log("sample:").is_err());
+        assert!(parse_access_log("sample:-3").is_err());
+        assert!(parse_access_log("sometimes").is_err());
+        assert_eq!(Config::defaults().access_log, AccessLog::On);
     }
 
     #[test]

@@ -119,9 +119,14 @@ async fn serve(config: Config) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Colour only for a person at a terminal: a log collector or a file would
+/// keep the escape codes as noise.
 fn init_tracing(format: LogFormat) {
+    use std::io::IsTerminal;
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
-    let builder = tracing_subscriber::fmt().with_env_filter(filter);
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(std::io::stdout().is_terminal());
     match format {
         LogFormat::Pretty => builder.init(),
         LogFormat::Json => builder.json().flatten_event(true).init(),

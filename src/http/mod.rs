@@ -35,12 +35,14 @@
 //!   and the middleware that logs it once.
 //! - `middleware`: CORS, fallbacks and problem+json for bare error
 //!   statuses.
+//! - `access_log`: which requests are access-logged, and the line.
 //! - `keys`: the API key check, which names the client.
 //! - `quota`: per-client quotas, 429 and the `RateLimit` headers.
 //!
 //! This file holds what ties them together: the state every handler
 //! shares, the OpenAPI document and `app`.
 
+mod access_log;
 mod analyze;
 mod batch;
 mod bodies;
@@ -66,18 +68,17 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
-use axum::http::{Request, StatusCode};
+use axum::http::StatusCode;
 use axum::middleware::{from_fn, from_fn_with_state, map_response};
 use axum::response::IntoResponse;
 use tower::ServiceBuilder;
 use tower_http::CompressionLevel;
-use tower_http::LatencyUnit;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
 use tower_http::compression::predicate::{NotForContentType, Predicate, SizeAbove};
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::timeout::TimeoutLayer;
-use tower_http::trace::{DefaultOnFailure, DefaultOnResponse, OnResponse, TraceLayer};
+use tower_http::trace::{DefaultOnFailure, TraceLayer};
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 
@@ -202,26 +203,13 @@ pub fn app(state: AppState) -> Router {
     let middleware = ServiceBuilder::new()
         .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))
         .layer(
-            TraceLayer::new_for_http().make_span_with(|request: &Request<_>| {
-                let id = request
-                    .headers()
-                    .get("x-request-id")
-                    .and_then(|v| v.to_str().ok())
-                    .unwrap_or("-");
-                let path = request.uri().path();
-                // Probes come every few seconds from every orchestrator and
-                // balancer: their lines would drown the log at info.
-                if is_probe(path) {
-                    tracing::debug_span!("probe", method = %request.method(), path = %path, request_id = %id)
-                } else {
-                    tracing::info_span!("request", method = %request.method(), path = %path, request_id = %id)
-                }
-            })
-            .on_response(log_response)
-            // Every status is in the response line already, and an error's
-            // cause is logged once by `error::log_errors`: a second
-            // error-level line per 5xx would only repeat it.
-            .on_failure(DefaultOnFailure::new().level(tracing::Level::DEBUG)),
+            TraceLayer::new_for_http()
+                .make_span_with(access_log::AccessSpans::new(config.access_log))
+                .on_response(access_log::log_response)
+                // Every status is in the response line already, and an error's
+                // cause is logged once by `error::log_errors`: a second
+                // error-level line per 5xx would only repeat it.
+                .on_failure(DefaultOnFailure::new().level(tracing::Level::DEBUG)),
         )
         .layer(PropagateRequestIdLayer::x_request_id())
         // gzip or br as the client accepts, never the event stream (each
@@ -243,17 +231,22 @@ pub fn app(state: AppState) -> Router {
                 ),
         )
         .layer(map_response(error::log_errors))
-        .layer(CatchPanicLayer::custom(|panic: Box<dyn std::any::Any + Send>| {
-            let message = panic
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_owned())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "no message".to_owned());
-            ApiError::internal("a handler panicked", message).into_response()
-        }))
+        .layer(CatchPanicLayer::custom(
+            |panic: Box<dyn std::any::Any + Send>| {
+                let message = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_owned())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "no message".to_owned());
+                ApiError::internal("a handler panicked", message).into_response()
+            },
+        ))
         .layer(map_response(middleware::problem_for_bare_errors))
         .layer(middleware::cors(&config.cors_origins))
-        .layer(TimeoutLayer::with_status_code(StatusCode::SERVICE_UNAVAILABLE, request_timeout));
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::SERVICE_UNAVAILABLE,
+            request_timeout,
+        ));
 
     // Installed before the first request so even the first is counted.
     metrics::handle();
@@ -269,30 +262,12 @@ pub fn app(state: AppState) -> Router {
         .with_state(state)
 }
 
-/// Health, readiness and metrics: asked by machines, on a timer.
-fn is_probe(path: &str) -> bool {
-    matches!(path, "/healthz" | "/readyz" | "/metrics")
-}
-
-/// The access log line: at info for requests, at debug for probes (whose
-/// span is a `probe` one, and off unless `RUST_LOG` asks for debug).
-fn log_response<B>(response: &axum::http::Response<B>, latency: Duration, span: &tracing::Span) {
-    let level = match span.metadata().map(|m| m.name()) {
-        Some("request") => tracing::Level::INFO,
-        Some(_) => tracing::Level::DEBUG,
-        None => return,
-    };
-    DefaultOnResponse::new()
-        .level(level)
-        .latency_unit(LatencyUnit::Millis)
-        .on_response(response, latency, span);
-}
-
 #[cfg(test)]
 mod tests {
     use std::sync::Mutex;
 
     use axum::body::Body;
+    use axum::http::Request;
     use tower::ServiceExt;
     use tracing_subscriber::fmt::MakeWriter;
 
@@ -402,6 +377,10 @@ mod tests {
     /// Runs `paths` through the app with a subscriber at `level` and
     /// returns what it logged.
     fn logged_at(level: tracing::Level, paths: &[&str]) -> String {
+        logged_with(Config::defaults(), level, paths)
+    }
+
+    fn logged_with(config: Config, level: tracing::Level, paths: &[&str]) -> String {
         let log = Captured::default();
         let subscriber = tracing_subscriber::fmt()
             .with_writer(log.clone())
@@ -414,7 +393,7 @@ mod tests {
             .build()
             .unwrap();
         runtime.block_on(async {
-            let app = app(AppState::new(Config::defaults()));
+            let app = app(AppState::new(config));
             for path in paths {
                 let request = Request::get(*path).body(Body::empty()).unwrap();
                 assert_eq!(send(&app, request).await.0, StatusCode::OK, "{path}");
@@ -443,5 +422,22 @@ mod tests {
                 "{path} at debug: {debug}"
             );
         }
+    }
+
+    #[test]
+    fn the_access_log_can_be_sampled_or_turned_off() {
+        let paths = ["/v1/games"; 6];
+        let count = |config: Config| {
+            logged_with(config, tracing::Level::INFO, &paths)
+                .matches("finished processing request")
+                .count()
+        };
+        let with = |setting| Config {
+            access_log: setting,
+            ..Config::defaults()
+        };
+        assert_eq!(count(with(crate::config::AccessLog::On)), 6);
+        assert_eq!(count(with(crate::config::AccessLog::Sample(3))), 2);
+        assert_eq!(count(with(crate::config::AccessLog::Off)), 0);
     }
 }
