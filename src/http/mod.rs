@@ -250,10 +250,17 @@ pub fn app(state: AppState) -> Router {
 
     // Installed before the first request so even the first is counted.
     metrics::handle();
+    // The key check runs before the quota, which charges the key. Each is
+    // layered only when configured: a layer that only passes the request
+    // on still moves it, and clones the state, on every request.
+    let mut routes = routes;
+    if state.quotas.is_some() {
+        routes = routes.route_layer(from_fn_with_state(state.clone(), quota::enforce));
+    }
+    if !state.keys.is_empty() {
+        routes = routes.route_layer(from_fn_with_state(state.clone(), keys::require_api_key));
+    }
     routes
-        // The key check runs before the quota, which charges the key.
-        .route_layer(from_fn_with_state(state.clone(), quota::enforce))
-        .route_layer(from_fn_with_state(state.clone(), keys::require_api_key))
         .route_layer(from_fn(metrics::track_requests))
         .fallback(middleware::route_not_found)
         .method_not_allowed_fallback(middleware::method_not_allowed)
