@@ -1,37 +1,79 @@
 #!/usr/bin/env bash
-# The service's own overhead: wrk against a trivial search and against a
-# route that does no search, on loopback, with the release binary.
-# Needs wrk (apt-get install wrk). Usage: bash benches/http_overhead.sh [seconds]
+# The service's own overhead: wrk (2 threads, 32 connections) against gameai
+# and, side by side, against a bare axum server (examples/bare_server.rs)
+# answering the same request shapes, on loopback. Each row is the median of
+# several runs, taken in turn (gameai, bare, gameai, bare, ...) so a busy
+# machine weighs on both alike; the last column is gameai's share of the
+# bare rate (the target is 0.60 or more).
+#
+# Needs wrk (apt-get install wrk).
+# Usage: bash benches/http_overhead.sh [seconds per run] [runs]
+# GAMEAI_BENCH_PROFILE=dev measures the dev build instead of the release one
+# (quicker to build, slower to serve: the ratios come out lower).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-10}
+runs=${2:-3}
 port=${GAMEAI_BENCH_PORT:-18481}
-cargo build --release --quiet
-GAMEAI_ADDR=127.0.0.1:$port RUST_LOG=warn ./target/release/gameai &
-server=$!
-trap 'kill $server 2>/dev/null' EXIT
-for _ in $(seq 100); do curl -fs "localhost:$port/healthz" >/dev/null && break; sleep 0.05; done
+bare_port=$((port + 1))
+profile=${GAMEAI_BENCH_PROFILE:-release}
+if [ "$profile" = release ]; then
+  cargo build --release --quiet --bin gameai --example bare_server
+  dir=target/release
+else
+  cargo build --quiet --bin gameai --example bare_server
+  dir=target/debug
+fi
 
+# The service as deployed, but with the access log off: the bench measures
+# the request path, not the terminal (see GAMEAI_ACCESS_LOG).
+GAMEAI_ADDR=127.0.0.1:$port GAMEAI_ACCESS_LOG=${GAMEAI_ACCESS_LOG:-off} RUST_LOG=warn \
+  "$dir/gameai" &
+server=$!
+"$dir/examples/bare_server" "127.0.0.1:$bare_port" &
+bare=$!
 script=$(mktemp --suffix=.lua)
+trap 'kill $server $bare 2>/dev/null; rm -f "$script"' EXIT
+for p in "$port" "$bare_port"; do
+  for _ in $(seq 200); do curl -fs "localhost:$p/healthz" >/dev/null && break; sleep 0.05; done
+done
+
 cat >"$script" <<'LUA'
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 wrk.body = '{"game":"tictactoe","moves":["a1","b2","b1","c3"]}'
 LUA
 
-row() {
-  local name=$1; shift
+# One wrk run: "requests/s p50 p99".
+measure() {
   local out
   out=$(wrk --latency -t2 -c32 -d"${secs}s" "$@")
-  local rps p50 p99
-  rps=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
-  p50=$(awk '$1 == "50%" {print $2}' <<<"$out")
-  p99=$(awk '$1 == "99%" {print $2}' <<<"$out")
-  printf '| %s | %s | %s | %s |\n' "$name" "$rps" "$p50" "$p99"
+  awk '/Requests\/sec/ {rps = $2} $1 == "50%" {p50 = $2} $1 == "99%" {p99 = $2}
+       END {print rps, p50, p99}' <<<"$out"
 }
 
-echo "| route (wrk -t2 -c32, ${secs}s) | requests/s | p50 | p99 |"
-echo "|---|---|---|---|"
-row "GET /healthz (no search)" "http://127.0.0.1:$port/healthz"
-row "POST /v1/search (tic-tac-toe, win in 1)" -s "$script" "http://127.0.0.1:$port/v1/search"
-rm -f "$script"
+median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+
+# row NAME PATH [wrk args]: gameai and the bare server in turn, `runs` times.
+row() {
+  local name=$1 path=$2; shift 2
+  local ours=() theirs=() p50 p99
+  for _ in $(seq "$runs"); do
+    read -r rps p50 p99 < <(measure "$@" "http://127.0.0.1:$port$path")
+    ours+=("$rps")
+    read -r rps _ _ < <(measure "$@" "http://127.0.0.1:$bare_port$path")
+    theirs+=("$rps")
+  done
+  local a b
+  a=$(printf '%s\n' "${ours[@]}" | median)
+  b=$(printf '%s\n' "${theirs[@]}" | median)
+  printf '| %s | %.0f | %.0f | %.2f | %s | %s |\n' "$name" "$a" "$b" \
+    "$(awk -v a="$a" -v b="$b" 'BEGIN {print a / b}')" "$p50" "$p99"
+}
+
+echo "| route (wrk -t2 -c32, ${secs}s, median of $runs, $profile) | gameai req/s | bare axum req/s | ratio | gameai p50 (last run) | p99 |"
+echo "|---|---|---|---|---|---|"
+row "GET /healthz" /healthz
+row "POST /v1/search (tic-tac-toe, win in 1)" /v1/search -s "$script"
+# A repeated search of a position the analysis cache holds goes here, once
+# the cache answers: the same script and route, the same bare counterpart.
