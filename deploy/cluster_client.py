@@ -1,5 +1,9 @@
 """Plays many session games at once through a proxy and checks every one.
 
+First it sends one move twice on purpose (an answer lost, the move sent
+again) and checks that the second is refused with 409 and the move is
+stored once: the guard every retry below relies on.
+
 Each client thread plays whole games (tic-tac-toe and Connect Four at a
 small depth, the AI replying as O), one request per move, and keeps its own
 record of what it played and what the AI answered. A move is sent with the
@@ -221,6 +225,31 @@ class Client:
         self.counts.add("games_finished")
 
 
+def check_retry_path(address, counts):
+    """Sends one move twice, as a client does whose first answer was lost:
+    the second must be refused and the session show the move once."""
+    client = Client(address, counts, random.Random(0))
+    session = client.create("tictactoe", {"plays": "O", "depth": 1})
+    if session is None:
+        return False
+    sid, version = session["id"], session["version"]
+    body = {"move": "b2", "expected_version": version}
+    first, _ = client.request("POST", f"/v1/sessions/{sid}/moves", body)
+    second, _ = client.request("POST", f"/v1/sessions/{sid}/moves", body)
+    now = client.read(sid)
+    client.close()
+    ok = (
+        first == 200
+        and second == 409
+        and now is not None
+        and now["moves"].count("b2") == 1
+        and now["version"] == version + 1
+    )
+    if not ok:
+        counts.error("double_applied", f"a move sent twice: {first}, {second}, {now}")
+    return ok
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("address")
@@ -230,6 +259,10 @@ def main():
     args = parser.parse_args()
 
     counts = Counts()
+    if not check_retry_path(args.address, counts):
+        print(json.dumps(counts.values, indent=2))
+        print("\n".join(counts.errors), file=sys.stderr)
+        sys.exit(1)
     deadline = time.monotonic() + args.seconds
 
     def run(index):
