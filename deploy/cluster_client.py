@@ -246,7 +246,8 @@ def check_retry_path(address, counts):
         and now["version"] == version + 1
     )
     if not ok:
-        counts.error("double_applied", f"a move sent twice: {first}, {second}, {now}")
+        kind = "lost_sessions" if 404 in (first, second) else "double_applied"
+        counts.error(kind, f"a move sent twice: {first}, {second}, {now}")
     return ok
 
 
