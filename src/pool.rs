@@ -56,6 +56,8 @@ struct Inner {
     /// Each worker's table budget, in bytes.
     table_bytes: usize,
     busy: AtomicUsize,
+    /// Workers that have made their tables and wait for jobs.
+    prepared: Arc<AtomicUsize>,
     /// Raised at shutdown: every running search sees it.
     shutdown: StopFlag,
 }
@@ -81,6 +83,18 @@ impl Pool {
     /// Starts `workers` threads, each with tables of at most `table_bytes`
     /// in all, and room for `queue` searches waiting.
     pub fn new(workers: usize, queue: usize, table_bytes: usize) -> Self {
+        Self::with_prepare(workers, queue, table_bytes, |_| {})
+    }
+
+    /// A pool whose workers each run `prepare` on their workspace when they
+    /// start (the engines' tables), so that no search pays for it inside
+    /// its time budget.
+    pub fn with_prepare(
+        workers: usize,
+        queue: usize,
+        table_bytes: usize,
+        prepare: fn(&mut Workspace),
+    ) -> Self {
         let workers = workers.max(1);
         let (tx, rx) = mpsc::channel::<Job>();
         let rx = Arc::new(Mutex::new(rx));
@@ -91,10 +105,12 @@ impl Pool {
             workers,
             table_bytes,
             busy: AtomicUsize::new(0),
+            prepared: Arc::new(AtomicUsize::new(0)),
             shutdown: StopFlag::new(),
         });
         for i in 0..workers {
             let rx = Arc::clone(&rx);
+            let prepared = Arc::clone(&inner.prepared);
             thread::Builder::new()
                 .name(format!("search-{i}"))
                 .spawn(move || {
@@ -102,6 +118,8 @@ impl Pool {
                     // Made now, so the first search does not fill it in
                     // its own time budget.
                     workspace.tt();
+                    prepare(&mut workspace);
+                    prepared.fetch_add(1, Ordering::Release);
                     loop {
                         // The lock is held only while waiting for the next job.
                         let job = match rx.lock().map(|r| r.recv()) {
@@ -118,6 +136,18 @@ impl Pool {
 
     pub fn workers(&self) -> usize {
         self.inner.workers
+    }
+
+    /// Whether every worker has made its tables (readiness waits for it).
+    pub fn prepared(&self) -> bool {
+        self.inner.prepared.load(Ordering::Acquire) == self.inner.workers
+    }
+
+    /// Blocks until every worker has made its tables.
+    pub fn wait_prepared(&self) {
+        while !self.prepared() {
+            thread::sleep(std::time::Duration::from_millis(5));
+        }
     }
 
     /// Each worker's whole table budget (`GAMEAI_TT_MB`), in bytes.

@@ -52,7 +52,9 @@ async fn metrics_count_requests_and_searches() {
 async fn an_api_key_guards_v1_and_leaves_operations_open() {
     let mut config = Config::defaults();
     config.api_key = Some("s3cret".to_owned());
-    let app = app(AppState::new(config));
+    let state = AppState::new(config);
+    state.pool.wait_prepared();
+    let app = app(state);
     let body = json!({"game": "tictactoe", "moves": []}).to_string();
 
     let missing = send(

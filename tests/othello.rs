@@ -192,6 +192,53 @@ fn a_finished_game_is_described_and_not_searched() {
     assert!(pos.check_ongoing().is_err());
 }
 
+/// 20 empties, X to move: h1 wins by 6, which takes an exact solve of
+/// several million nodes; f8, what a depth-6 search prefers, does not.
+const LATE_MIDGAME: [&str; 8] = [
+    "..XXOX..", "..XOO.OX", "OOOXOOXX", ".OXXOXXX", "XXXXXOXX", "XXXXOO..", "X.XXO...", "..XX....",
+];
+
+#[test]
+fn a_solve_that_does_not_fit_leaves_the_midgame_answer() {
+    let pos = GameKind::Othello
+        .parse(&board_spec(&LATE_MIDGAME, Player::X))
+        .unwrap();
+    let mut ws = Workspace::default();
+    GameKind::prepare_all(&mut ws);
+    // The longer search: an exact solve.
+    let exact = pos.search(&Limits::depth(60), &mut ws);
+    let proven = exact
+        .proven
+        .expect("a depth request near the end is solved");
+    assert_eq!(
+        (exact.best_move.notation.as_str(), proven.disc_diff),
+        ("h1", Some(6))
+    );
+
+    // A node budget too small for the solve: the midgame search spends it
+    // all and answers from its deepest iteration, where it finds h1 too.
+    let mut limits = Limits::depth(60);
+    limits.nodes = Some(500_000);
+    let budgeted = pos.search(&limits, &mut ws);
+    assert!(budgeted.proven.is_none());
+    assert_eq!(budgeted.stopped, Stopped::Nodes);
+    assert!(budgeted.depth >= 11, "depth {}", budgeted.depth);
+    assert_eq!(budgeted.best_move.notation, "h1");
+
+    // The same under a deadline the solve does not fit: the answer is the
+    // midgame search's (never the 6-ply ordering search that precedes a
+    // solve), or the solve itself if this machine is fast enough.
+    let mut limits = Limits::depth(60);
+    limits.deadline = Some(std::time::Instant::now() + std::time::Duration::from_millis(150));
+    let timed = pos.search(&limits, &mut ws);
+    assert_eq!(timed.best_move.notation, "h1");
+    assert!(
+        timed.proven.is_some() || timed.depth >= 9,
+        "depth {}",
+        timed.depth
+    );
+}
+
 #[test]
 fn the_default_search_moves_quickly_from_the_start() {
     let info = GameKind::Othello.info();

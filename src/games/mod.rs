@@ -68,6 +68,17 @@ pub trait Game: std::fmt::Debug + Send + Sync {
 
     /// Searches the position on the calling thread.
     fn search(&self, limits: &Limits, ws: &mut Workspace) -> SearchReport;
+
+    /// Builds what the engine would otherwise build in its first search,
+    /// inside that search's time budget: the tables all workers share
+    /// (expanded weights, patterns, the book) and the worker's own tables in
+    /// `ws`. Allocating a worker's tables takes about a millisecond per MiB.
+    fn prepare(ws: &mut Workspace)
+    where
+        Self: Sized,
+    {
+        let _ = ws;
+    }
 }
 
 /// Lists the games: each line names the [`GameKind`] and [`Position`]
@@ -102,6 +113,11 @@ macro_rules! registry {
                 match self {
                     $(GameKind::$kind => <$ty as Game>::parse(spec).map(Position::$kind)),+
                 }
+            }
+
+            /// Builds every game's tables for a worker (see [`Game::prepare`]).
+            pub fn prepare_all(ws: &mut Workspace) {
+                $(<$ty as Game>::prepare(ws);)+
             }
 
             /// A client's move list as single moves (see [`Game::move_list`]).

@@ -53,7 +53,7 @@ async fn check_health() -> Json<HealthResponse> {
     tag = "operations",
     responses(
         (status = 200, description = "Ready for traffic", body = HealthResponse),
-        (status = 503, description = "Shutting down, or the session store is unreachable; send traffic elsewhere", body = HealthResponse),
+        (status = 503, description = "Starting (the workers are building their tables), shutting down, or the session store is unreachable; send traffic elsewhere", body = HealthResponse),
     )
 )]
 async fn check_ready(State(state): State<AppState>) -> (StatusCode, Json<HealthResponse>) {
@@ -68,6 +68,9 @@ async fn check_ready(State(state): State<AppState>) -> (StatusCode, Json<HealthR
     };
     if state.shutting_down.load(Ordering::Relaxed) {
         return not_ready("shutting down");
+    }
+    if !state.pool.prepared() {
+        return not_ready("the workers are still building their tables");
     }
     if let Err(e) = state.sessions.check().await {
         return not_ready(&e.to_string());

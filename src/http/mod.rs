@@ -85,6 +85,7 @@ use utoipa_axum::router::OpenApiRouter;
 pub use error::{ApiError, FieldProblem, Problem};
 
 use crate::config::Config;
+use crate::games::GameKind;
 use crate::pool::Pool;
 use crate::sessions::Sessions;
 
@@ -104,10 +105,11 @@ pub struct AppState {
 
 impl AppState {
     pub fn new(config: Config) -> Self {
-        let pool = Pool::new(
+        let pool = Pool::with_prepare(
             config.worker_count(),
             config.queue,
             (config.tt_mb as usize) << 20,
+            GameKind::prepare_all,
         );
         Self::with_pool(config, pool)
     }
@@ -400,7 +402,9 @@ mod tests {
             .build()
             .unwrap();
         runtime.block_on(async {
-            let app = app(AppState::new(config));
+            let state = AppState::new(config);
+            state.pool.wait_prepared();
+            let app = app(state);
             for path in paths {
                 let request = Request::get(*path).body(Body::empty()).unwrap();
                 assert_eq!(send(&app, request).await.0, StatusCode::OK, "{path}");

@@ -15,8 +15,10 @@ use std::time::{Duration, Instant};
 
 use super::{Input, Line, NboardArgs, say};
 use crate::games::lines::{self, Line as Scored};
-use crate::games::othello::search::Tables;
-use crate::games::{GameKind, Position, PositionSpec, ProvenView, SearchReport, Status, Stopped};
+use crate::games::othello::Othello;
+use crate::games::{
+    Game, GameKind, Position, PositionSpec, ProvenView, SearchReport, Status, Stopped,
+};
 use crate::records::{self, Format};
 use crate::search::{Limits, Progress, ProgressSink, StopFlag, WIN_THRESHOLD, Workspace};
 
@@ -79,7 +81,7 @@ impl Engine {
                     ));
                 }
                 // Made now, so the first search does not pay for them.
-                self.ws.extra::<Tables>();
+                Othello::prepare(&mut self.ws);
                 say("set myname gameai")?;
             }
             "set" => self.set(rest),

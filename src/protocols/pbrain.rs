@@ -19,7 +19,6 @@ use std::io;
 use std::time::{Duration, Instant};
 
 use super::{Input, Line, PbrainArgs, say};
-use crate::games::gomoku::tables::Tables;
 use crate::games::gomoku::{Gomoku, Rules, SIZES};
 use crate::games::notation::{cell_name, parse_cell};
 use crate::games::{Game, Outcome, Player, PositionSpec, SearchReport};
@@ -248,7 +247,7 @@ impl Brain {
         if self.ws.budget() != budget {
             self.ws = Workspace::new(budget);
         }
-        self.ws.extra::<Tables>();
+        Gomoku::prepare(&mut self.ws);
     }
 
     /// `INFO key value`: the manager's settings. Unknown keys are ignored,

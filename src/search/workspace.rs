@@ -3,9 +3,9 @@
 //! The budget (`GAMEAI_TT_MB`) is the worker's whole table memory. It is
 //! split in [`Workspace::PARTS`] equal parts: one for the generic core's
 //! table, one for each engine that brings tables of its own. Every part is
-//! allocated on first use, so a worker that never plays a game never holds
-//! that game's tables; the pool makes the generic table when it starts a
-//! worker, so that no search pays for it inside its deadline.
+//! allocated on first use; the service's pool has each engine make its
+//! part when a worker starts, because making one takes about a millisecond
+//! per MiB, which a search would otherwise pay inside its deadline.
 
 use std::any::{Any, TypeId};
 use std::collections::HashMap;

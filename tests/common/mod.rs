@@ -17,9 +17,11 @@ use gameai::{AppState, Config, app};
 use serde_json::Value;
 use tower::ServiceExt;
 
-/// The app with default settings and its own pool.
+/// The app with default settings and its own pool, ready.
 pub fn test_app() -> Router {
-    app(AppState::new(Config::defaults()))
+    let state = AppState::new(Config::defaults());
+    state.pool.wait_prepared();
+    app(state)
 }
 
 pub struct Reply {

@@ -338,6 +338,11 @@ impl Game for Board {
     fn search(&self, limits: &Limits, ws: &mut Workspace) -> SearchReport {
         search::search(self, limits, ws)
     }
+
+    fn prepare(ws: &mut Workspace) {
+        book::Book::embedded();
+        ws.extra::<table::SolverTable>();
+    }
 }
 
 #[cfg(test)]

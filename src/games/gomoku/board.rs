@@ -163,6 +163,11 @@ impl std::fmt::Debug for Board {
     }
 }
 
+/// Draws the hash keys now rather than in the first search.
+pub fn prepare() {
+    zobrist();
+}
+
 fn zobrist() -> &'static [[u64; MAX_CELLS]; 2] {
     static KEYS: OnceLock<Box<[[u64; MAX_CELLS]; 2]>> = OnceLock::new();
     KEYS.get_or_init(|| {

@@ -390,4 +390,12 @@ impl Game for Gomoku {
     fn search(&self, limits: &Limits, ws: &mut Workspace) -> SearchReport {
         root::search(self, limits, ws)
     }
+
+    fn prepare(ws: &mut Workspace) {
+        for rules in [Rules::Freestyle, Rules::Standard, Rules::Renju] {
+            pattern::table(rules);
+        }
+        board::prepare();
+        ws.extra::<tables::Tables>();
+    }
 }

@@ -241,6 +241,11 @@ impl Iterator for Squares {
     }
 }
 
+/// Builds the edge stability table now rather than in the first search.
+pub fn prepare() {
+    edge_table();
+}
+
 /// Stable discs along one edge, for every pair of 8-bit edge patterns
 /// (`p` in the high byte of the index, `o` in the low byte): the bits of
 /// `p` that no sequence of plays on that edge can flip. Discs can land on

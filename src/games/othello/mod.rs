@@ -350,6 +350,12 @@ impl Game for Othello {
     fn search(&self, limits: &Limits, ws: &mut Workspace) -> SearchReport {
         search::search(self, limits, ws)
     }
+
+    fn prepare(ws: &mut Workspace) {
+        patterns::prepare();
+        bitboard::prepare();
+        ws.extra::<search::Tables>();
+    }
 }
 
 #[cfg(test)]

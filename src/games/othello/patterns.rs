@@ -291,6 +291,11 @@ static TABLE: LazyLock<Vec<i16>> = LazyLock::new(|| {
     table
 });
 
+/// Expands the weights now rather than in the first search.
+pub fn prepare() {
+    LazyLock::force(&TABLE);
+}
+
 /// The position's value for `p` (to move) against `o`: the expected final
 /// disc difference, in 1/[`SCALE`] discs.
 pub fn evaluate(p: u64, o: u64) -> i32 {

@@ -15,9 +15,19 @@ pub const DEFAULT_DEPTH: u32 = 60;
 pub const MAX_DEPTH: u32 = 60;
 /// About a second per move gives a strong move on a small machine.
 pub const DEFAULT_TIME_MS: u64 = 1_000;
-/// With at most this many empties the search goes straight to the solver
-/// after a short midgame search that orders the root moves.
+/// With at most this many empties and no budget (a depth request), the
+/// search goes straight to the solver after a short midgame search that
+/// orders the root moves.
 pub const SOLVE_EMPTIES: u32 = 20;
+/// Under a time or node budget, positions this close to the end are solved
+/// straight after the ordering search: the solve takes a few milliseconds.
+/// Further from the end a solve may not finish, so the midgame search runs
+/// first, as far as its budget allows, and the solver gets what is left
+/// (a solve that does not finish then changes nothing).
+const QUICK_SOLVE_EMPTIES: u32 = 16;
+/// Under a budget, the solver is tried with the time the midgame search
+/// leaves when at most this many squares are empty.
+const LATE_SOLVE_EMPTIES: u32 = 24;
 /// Midgame depth that orders the root before an early solve.
 const ORDER_DEPTH: u32 = 6;
 /// Without a deadline (an explicit deep `depth`), the deepest midgame
@@ -100,14 +110,20 @@ pub fn search(pos: &Othello, limits: &Limits, ws: &mut Workspace) -> SearchRepor
     tables.midgame.new_search();
     tables.endgame.new_search();
 
+    let budgeted = limits.deadline.is_some() || limits.nodes.is_some();
     for depth in 1..=max_depth {
+        let ordered = depth > ORDER_DEPTH.min(empties - 1);
         let solve_now = max_depth >= empties
             && (depth >= empties
-                || (empties <= SOLVE_EMPTIES && depth > ORDER_DEPTH.min(empties - 1))
-                || depth + SOLVE_GAP >= empties
-                // With no clock, a deeper midgame search only orders the
-                // root; past this depth it costs more than it saves.
-                || (limits.deadline.is_none() && depth > UNTIMED_ORDER_DEPTH));
+                || if budgeted {
+                    empties <= QUICK_SOLVE_EMPTIES && ordered
+                } else {
+                    (empties <= SOLVE_EMPTIES && ordered)
+                        || depth + SOLVE_GAP >= empties
+                        // A deeper midgame search only orders the root;
+                        // past this depth it costs more than it saves.
+                        || depth > UNTIMED_ORDER_DEPTH
+                });
         if solve_now {
             let stage = limits.after(nodes);
             let mut solver = Solver::new(&mut tables.endgame, &stage);
@@ -143,17 +159,26 @@ pub fn search(pos: &Othello, limits: &Limits, ws: &mut Workspace) -> SearchRepor
         if depth == max_depth {
             break;
         }
-        // Do not start an iteration that cannot finish, unless the next
-        // step is the solver (which the deadline stops cleanly).
-        let growth = if depth + 1 + SOLVE_GAP < empties {
-            ITERATION_GROWTH
-        } else {
-            0.0
+        // Do not start an iteration that cannot finish. The time it would
+        // have had goes to the solver when the end is near: a solve that
+        // finishes answers exactly, one that does not leaves this
+        // iteration's answer as it is.
+        let Some(reason) =
+            Clock::new(limits).stop_before_next(nodes, iteration_start, ITERATION_GROWTH)
+        else {
+            continue;
         };
-        if let Some(reason) = Clock::new(limits).stop_before_next(nodes, iteration_start, growth) {
-            stopped = reason;
-            break;
+        stopped = reason;
+        if reason == Stopped::Time && max_depth >= empties && empties <= LATE_SOLVE_EMPTIES {
+            let stage = limits.after(nodes);
+            let mut solver = Solver::new(&mut tables.endgame, &stage);
+            let solution = solver.solve(p, o, &order);
+            nodes += solver.nodes;
+            if let Some(s) = solution {
+                return proven_report(report, pos, &s, nodes);
+            }
         }
+        break;
     }
 
     // The first iteration may be cut by an outside stop: any legal move.
