@@ -68,6 +68,22 @@ pub trait Game: std::fmt::Debug + Send + Sync {
 
     /// Searches the position on the calling thread.
     fn search(&self, limits: &Limits, ws: &mut Workspace) -> SearchReport;
+
+    /// The opening book's answer for a search `depth` plies deep, when the
+    /// game has a book and it holds the position: cheap enough to give
+    /// without a worker.
+    fn book_answer(&self, depth: u32) -> Option<SearchReport> {
+        let _ = depth;
+        None
+    }
+
+    /// What tells this position apart from every other position of its
+    /// game, for the analysis cache: the side to move, the board and any
+    /// rule variant that changes the answer.
+    fn cache_key(&self) -> String {
+        let report = self.describe();
+        format!("{}:{}", report.to_move.symbol(), report.board.join("/"))
+    }
 }
 
 /// Lists the games: each line names the [`GameKind`] and [`Position`]
@@ -195,5 +211,15 @@ impl Position {
     /// Runs the search on the calling thread.
     pub fn search(&self, limits: &Limits, ws: &mut Workspace) -> SearchReport {
         self.game().search(limits, ws)
+    }
+
+    /// See [`Game::book_answer`].
+    pub fn book_answer(&self, depth: u32) -> Option<SearchReport> {
+        self.game().book_answer(depth)
+    }
+
+    /// See [`Game::cache_key`]; the game's name leads.
+    pub fn cache_key(&self) -> String {
+        format!("{}:{}", self.kind().name(), self.game().cache_key())
     }
 }

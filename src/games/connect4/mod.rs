@@ -338,6 +338,10 @@ impl Game for Board {
     fn search(&self, limits: &Limits, ws: &mut Workspace) -> SearchReport {
         search::search(self, limits, ws)
     }
+
+    fn book_answer(&self, depth: u32) -> Option<SearchReport> {
+        search::book_answer(self, depth)
+    }
 }
 
 #[cfg(test)]

@@ -390,4 +390,14 @@ impl Game for Gomoku {
     fn search(&self, limits: &Limits, ws: &mut Workspace) -> SearchReport {
         root::search(self, limits, ws)
     }
+
+    fn cache_key(&self) -> String {
+        // The rules decide wins and forbidden points; the rows, the size.
+        format!(
+            "{}:{}:{}",
+            self.board.rules.name(),
+            self.to_move().symbol(),
+            self.board.rows().join("/")
+        )
+    }
 }
