@@ -19,8 +19,9 @@
 //! and requests are searched as usual.
 //!
 //! Positions are keyed by their game's [`Position::cache_key`] (game, rule
-//! variant, side to move, board). No game here reports its symmetries
-//! through the game trait yet, so a mirrored position is its own entry.
+//! variant, side to move, board), exactly as given: a mirrored position is
+//! its own entry. (Connect Four's book folds mirror pairs itself; the
+//! cache would need each game to map moves through its symmetries too.)
 
 pub mod ponder;
 mod redis;
@@ -304,7 +305,8 @@ impl Cache {
         let inner = self.inner.as_ref()?;
         let start = Instant::now();
         let mut found = inner.lookup(query).await;
-        if found.is_none() {
+        // Pondering stores what a time-limited request can take.
+        if found.is_none() && matches!(query.want, Want::Timed { .. }) {
             let pondering = inner
                 .pondering
                 .lock()
