@@ -242,3 +242,44 @@ async fn pondering_answers_the_predicted_reply_deeper() {
         "pondered {with} against {without}"
     );
 }
+
+#[tokio::test]
+async fn a_connect4_position_and_its_mirror_image_share_an_entry() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let server = Server::start(&[("GAMEAI_WORKERS", "1")]);
+    // Off the opening book: X opened in a corner column.
+    let left = json!({"game": "connect4", "moves": "112", "time_ms": 200});
+    let right = json!({"game": "connect4", "moves": "776", "time_ms": 200});
+    let searched = search(&server, &left).await;
+    assert_eq!(searched["source"], "search", "{searched}");
+    let mirrored = search(&server, &right).await;
+    assert_eq!(mirrored["source"], "cache", "{mirrored}");
+    let mirror = |notation: &Value| {
+        let col: u32 = notation.as_str().unwrap().parse().unwrap();
+        json!((8 - col).to_string())
+    };
+    assert_eq!(
+        mirrored["best_move"]["notation"],
+        mirror(&searched["best_move"]["notation"])
+    );
+    assert_eq!(
+        mirrored["best_move"]["col"].as_u64().unwrap(),
+        6 - searched["best_move"]["col"].as_u64().unwrap()
+    );
+    assert_eq!(mirrored["best_move"]["row"], searched["best_move"]["row"]);
+    let pv: Vec<Value> = searched["pv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(mirror)
+        .collect();
+    assert_eq!(mirrored["pv"], json!(pv));
+    assert_eq!(
+        (&mirrored["score"], &mirrored["depth"], &mirrored["nodes"]),
+        (&searched["score"], &searched["depth"], &searched["nodes"])
+    );
+    // Without a time limit, each orientation is its own search.
+    let exact = json!({"game": "connect4", "moves": "776", "depth": 8});
+    assert_eq!(search(&server, &exact).await["source"], "search");
+    assert_eq!(search(&server, &exact).await["source"], "cache");
+}

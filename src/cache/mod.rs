@@ -19,9 +19,11 @@
 //! and requests are searched as usual.
 //!
 //! Positions are keyed by their game's [`Position::cache_key`] (game, rule
-//! variant, side to move, board), exactly as given: a mirrored position is
-//! its own entry. (Connect Four's book folds mirror pairs itself; the
-//! cache would need each game to map moves through its symmetries too.)
+//! variant, side to move, board). A game whose answers mirror with its
+//! board (Connect Four) keys a position and its mirror image as one, the
+//! moves stored as seen in the smaller key's orientation; results without
+//! a time limit stay keyed by the position as given, since a search of the
+//! mirror image may break a tie the other way.
 
 pub mod ponder;
 mod redis;
@@ -63,16 +65,29 @@ pub enum Want {
 #[derive(Clone, Debug)]
 pub struct Query {
     pub kind: GameKind,
-    /// [`Position::cache_key`].
+    /// The key shared with the position's mirror image
+    /// ([`Position::canonical_cache_key`]).
     pub key: String,
+    /// The position's own key.
+    own_key: String,
+    /// The position, when it is the mirrored one of its pair: its moves
+    /// are mirrored on the way in and out.
+    mirror: Option<Position>,
     pub want: Want,
 }
 
 impl Query {
     pub fn new(position: &Position, want: Want) -> Self {
+        let (key, mirrored) = position.canonical_cache_key();
         Self {
             kind: position.kind(),
-            key: position.cache_key(),
+            own_key: if mirrored {
+                position.cache_key()
+            } else {
+                key.clone()
+            },
+            key,
+            mirror: mirrored.then(|| position.clone()),
             want,
         }
     }
@@ -86,9 +101,18 @@ impl Query {
             Want::Exact { depth, nodes } => Some(format!(
                 "x:{depth}:{}:{}",
                 nodes.map_or_else(|| "-".to_owned(), |n| n.to_string()),
-                self.key
+                self.own_key
             )),
             _ => None,
+        }
+    }
+
+    /// `record` seen from the other orientation when this position is the
+    /// mirrored one (the mirror is its own inverse).
+    fn oriented(&self, record: Record) -> Record {
+        match &self.mirror {
+            Some(position) => record.mirrored(position),
+            None => record,
         }
     }
 }
@@ -183,6 +207,15 @@ impl Record {
             },
             source: Source::Cache,
         })
+    }
+
+    /// The record with every move seen in `position`'s mirror.
+    fn mirrored(mut self, position: &Position) -> Self {
+        (self.notation, self.cell) = position.mirror_move(&self.notation, self.cell);
+        for mv in &mut self.pv {
+            *mv = position.mirror_move(mv, None).0;
+        }
+        self
     }
 
     fn weight(&self) -> usize {
@@ -363,6 +396,7 @@ impl Cache {
             Stopped::Depth | Stopped::Cancelled => Some(report.time_ms),
             Stopped::Nodes | Stopped::Proven => None,
         };
+        let record = query.oriented(record);
         let key = query.best_key();
         let merged = match inner.get(&key).await.as_deref() {
             Some(Value::Best { record: old, reach }) => {
@@ -429,7 +463,7 @@ impl Inner {
     async fn lookup(&self, query: &Query) -> Option<Record> {
         if let Some(Value::Best { record, reach }) = self.get(&query.best_key()).await.as_deref() {
             if answers(record, reach, query.want) {
-                return Some(record.clone());
+                return Some(query.oriented(record.clone()));
             }
         }
         let key = query.exact_key()?;
@@ -490,6 +524,8 @@ mod tests {
         Query {
             kind: GameKind::Othello,
             key: "othello:X:test".to_owned(),
+            own_key: "othello:X:test".to_owned(),
+            mirror: None,
             want,
         }
     }
