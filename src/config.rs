@@ -155,7 +155,7 @@ pub struct Config {
 
     /// Pondering in sessions (`on` or `off`): after the AI moves, idle
     /// workers search the player's likely replies into the cache.
-    #[arg(long, env = "GAMEAI_PONDER", default_value = "on", value_parser = parse_switch)]
+    #[arg(long, env = "GAMEAI_PONDER", default_value = "on", value_parser = parse_switch, action = clap::ArgAction::Set)]
     pub ponder: bool,
 
     /// Log format. Levels come from RUST_LOG (default `info`).
@@ -191,7 +191,7 @@ pub fn parse_ttl(text: &str) -> Result<Duration, String> {
             .map_err(|e| format!("{text:?} is not a duration such as 3600, 3600s or 1h: {e}"))?,
     };
     if ttl.is_zero() {
-        return Err("the session TTL must be longer than zero".to_owned());
+        return Err("a TTL must be longer than zero".to_owned());
     }
     Ok(ttl)
 }
@@ -308,6 +308,7 @@ mod tests {
         assert!(parse_switch("maybe").is_err());
         assert!(Config::defaults().ponder);
         assert_eq!(Config::defaults().cache_mb, 64);
+        assert!(!Config::parse_from(["gameai", "--ponder", "off"]).ponder);
     }
 
     #[test]
