@@ -33,25 +33,29 @@ async fn main() {
             name: "tic-tac-toe solve (trivial), 8 clients".to_owned(),
             clients: 8,
             duration: seconds,
-            body: Some(json!({"game": "tictactoe", "moves": []})),
+            body: Some(json!({"game": "tictactoe", "moves": [], "cache": false})),
         },
         LoadPlan {
             name: "connect4 depth 12, 8 clients".to_owned(),
             clients: 8,
             duration: seconds,
-            body: Some(json!({"game": "connect4", "moves": "44", "depth": 12})),
+            body: Some(json!({"game": "connect4", "moves": "44", "depth": 12, "cache": false})),
         },
         LoadPlan {
             name: "gomoku 15×15 depth 4, 8 clients".to_owned(),
             clients: 8,
             duration: seconds,
-            body: Some(json!({"game": "gomoku", "moves": ["h8", "i9", "g9"], "depth": 4})),
+            body: Some(
+                json!({"game": "gomoku", "moves": ["h8", "i9", "g9"], "depth": 4, "cache": false}),
+            ),
         },
         LoadPlan {
             name: "othello depth 6, 8 clients".to_owned(),
             clients: 8,
             duration: seconds,
-            body: Some(json!({"game": "othello", "moves": ["f5", "d6"], "depth": 6})),
+            body: Some(
+                json!({"game": "othello", "moves": ["f5", "d6"], "depth": 6, "cache": false}),
+            ),
         },
         LoadPlan {
             name: format!(
@@ -60,8 +64,19 @@ async fn main() {
             ),
             clients: 4 * (workers + 2),
             duration: seconds,
-            // Off the opening book, so every request searches.
-            body: Some(json!({"game": "connect4", "moves": "11", "time_ms": 300})),
+            // Off the opening book and the cache, so every request searches.
+            body: Some(json!({"game": "connect4", "moves": "11", "time_ms": 300, "cache": false})),
+        },
+        LoadPlan {
+            name: "othello midgame, 1500 ms, repeated (the analysis cache), 8 clients".to_owned(),
+            clients: 8,
+            duration: seconds,
+            // The first request searches; the rest are answered from the cache.
+            body: Some(json!({
+                "game": "othello",
+                "moves": "f5 d6 c3 d3 c4 f4 c5 b3 c2 e6 c6 b4 b5 d2 e3 a6 c1 b1",
+                "time_ms": 1500,
+            })),
         },
     ];
     let mut reports = Vec::new();

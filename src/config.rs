@@ -139,6 +139,25 @@ pub struct Config {
     #[arg(long, env = "GAMEAI_SESSION_TTL", default_value = "1h", value_parser = parse_ttl)]
     pub session_ttl: Duration,
 
+    /// The analysis cache's memory budget in MiB: earlier searches answer
+    /// later requests for the same position. 0 turns the cache off.
+    #[arg(long, env = "GAMEAI_CACHE_MB", default_value_t = 64, value_parser = clap::value_parser!(u64).range(0..=65_536))]
+    pub cache_mb: u64,
+
+    /// Where the analysis cache is shared: unset (or `memory`) keeps it in
+    /// this process; `redis://host:port/db` shares it between replicas.
+    #[arg(long, env = "GAMEAI_CACHE_STORE", value_parser = parse_session_store)]
+    pub cache_store: Option<String>,
+
+    /// How long a cached analysis lives in Redis: seconds or a duration.
+    #[arg(long, env = "GAMEAI_CACHE_TTL", default_value = "24h", value_parser = parse_ttl)]
+    pub cache_ttl: Duration,
+
+    /// Pondering in sessions (`on` or `off`): after the AI moves, idle
+    /// workers search the player's likely replies into the cache.
+    #[arg(long, env = "GAMEAI_PONDER", default_value = "on", value_parser = parse_switch, action = clap::ArgAction::Set)]
+    pub ponder: bool,
+
     /// Log format. Levels come from RUST_LOG (default `info`).
     #[arg(long, env = "GAMEAI_LOG", value_enum, default_value_t = LogFormat::Pretty)]
     pub log: LogFormat,
@@ -202,7 +221,7 @@ pub fn parse_ttl(text: &str) -> Result<Duration, String> {
             .map_err(|e| format!("{text:?} is not a duration such as 3600, 3600s or 1h: {e}"))?,
     };
     if ttl.is_zero() {
-        return Err("the session TTL must be longer than zero".to_owned());
+        return Err("a TTL must be longer than zero".to_owned());
     }
     Ok(ttl)
 }
@@ -254,6 +273,15 @@ fn parse_rate(text: &str) -> Result<f64, String> {
         .ok()
         .filter(|r| r.is_finite() && (0.001..=1_000_000.0).contains(r))
         .ok_or_else(|| format!("{text:?} is not a rate from 0.001 to 1000000 per second"))
+}
+
+/// Reads an on/off setting.
+fn parse_switch(text: &str) -> Result<bool, String> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "on" | "true" | "1" | "yes" => Ok(true),
+        "off" | "false" | "0" | "no" => Ok(false),
+        _ => Err(format!("{text:?} is neither `on` nor `off`")),
+    }
 }
 
 fn parse_session_store(text: &str) -> Result<String, String> {
@@ -313,6 +341,17 @@ mod tests {
         assert!(parse_access_log("sample:-3").is_err());
         assert!(parse_access_log("sometimes").is_err());
         assert_eq!(Config::defaults().access_log, AccessLog::On);
+    }
+
+    #[test]
+    fn switches_read_on_and_off() {
+        assert_eq!(parse_switch("off"), Ok(false));
+        assert_eq!(parse_switch(" ON "), Ok(true));
+        assert_eq!(parse_switch("false"), Ok(false));
+        assert!(parse_switch("maybe").is_err());
+        assert!(Config::defaults().ponder);
+        assert_eq!(Config::defaults().cache_mb, 64);
+        assert!(!Config::parse_from(["gameai", "--ponder", "off"]).ponder);
     }
 
     #[test]

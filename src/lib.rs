@@ -1,6 +1,7 @@
 //! gameai: a game-AI service. Clients send a position; a bounded pool of
 //! workers searches it with alpha-beta and the best move comes back.
 
+pub mod cache;
 pub mod config;
 pub mod cpu;
 pub mod games;

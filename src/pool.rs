@@ -4,6 +4,11 @@
 //! tables within one byte budget) that lives across requests. In front sits a semaphore with room
 //! for every worker plus the queue: when it is full, [`Pool::run`] fails at
 //! once with [`PoolError::Overloaded`] rather than letting a queue grow.
+//!
+//! Workers nobody needs may ponder ([`Pool::start_ponder`]): such work takes
+//! no room from requests, starts only on an idle worker, and is stopped the
+//! moment a request is admitted, so a request never waits behind it for
+//! more than the few milliseconds a search takes to see its stop flag.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -60,6 +65,10 @@ struct Inner {
     prepared: Arc<AtomicUsize>,
     /// Raised at shutdown: every running search sees it.
     shutdown: StopFlag,
+    /// Pondering work running or waiting: stopped when a request comes.
+    pondering: Mutex<Vec<StopFlag>>,
+    /// Pondering jobs not yet finished.
+    ponder_jobs: Arc<AtomicUsize>,
 }
 
 /// Raises the job's stop flag when the waiting request goes away, and
@@ -107,6 +116,8 @@ impl Pool {
             busy: AtomicUsize::new(0),
             prepared: Arc::new(AtomicUsize::new(0)),
             shutdown: StopFlag::new(),
+            pondering: Mutex::default(),
+            ponder_jobs: Arc::default(),
         });
         for i in 0..workers {
             let rx = Arc::clone(&rx);
@@ -196,6 +207,7 @@ impl Pool {
         let permit = Arc::clone(&self.inner.slots)
             .try_acquire_owned()
             .map_err(|_| PoolError::Overloaded)?;
+        self.stop_pondering();
         let stop = self.inner.shutdown.child();
         let mut guard = StopOnDrop {
             stop: stop.clone(),
@@ -229,6 +241,69 @@ impl Pool {
             return Err(PoolError::ShuttingDown);
         }
         Ok(Running { rx, guard })
+    }
+
+    /// A stop flag for pondering work: raised when a request is admitted
+    /// or the pool stops everything.
+    pub fn ponder_flag(&self) -> StopFlag {
+        let flag = self.inner.shutdown.child();
+        if let Ok(mut pondering) = self.inner.pondering.lock() {
+            pondering.retain(|f| !f.is_stopped());
+            pondering.push(flag.clone());
+        }
+        flag
+    }
+
+    /// Runs `task` on a worker nobody needs, with `stop` (from
+    /// [`Pool::ponder_flag`]) as its stop flag; `None` when every worker
+    /// has work, requests are waiting or `stop` is already raised.
+    pub fn start_ponder<T, F>(&self, stop: &StopFlag, task: F) -> Option<Running<T>>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Workspace, &StopFlag) -> T + Send + 'static,
+    {
+        let jobs = Arc::clone(&self.inner.ponder_jobs);
+        if stop.is_stopped() || self.in_flight() + jobs.load(Ordering::Relaxed) >= self.workers() {
+            return None;
+        }
+        jobs.fetch_add(1, Ordering::Relaxed);
+        let (tx, rx) = oneshot::channel();
+        let stop = stop.clone();
+        let guard = StopOnDrop {
+            stop: stop.clone(),
+            // Nobody waits on pondering: its end is never a client gone.
+            answered: true,
+        };
+        let job: Job = Box::new(move |ws| {
+            if !stop.is_stopped() {
+                match catch_unwind(AssertUnwindSafe(|| task(ws, &stop))) {
+                    Ok(value) => {
+                        let _ = tx.send(value);
+                    }
+                    Err(_) => tracing::error!("a pondering search panicked; its worker carries on"),
+                }
+            }
+            jobs.fetch_sub(1, Ordering::Relaxed);
+        });
+        let sent = match self.inner.jobs.lock() {
+            Ok(jobs) => jobs.as_ref().is_some_and(|jobs| jobs.send(job).is_ok()),
+            Err(_) => false,
+        };
+        // A job the channel refused was dropped unrun: count it out.
+        if !sent {
+            self.inner.ponder_jobs.fetch_sub(1, Ordering::Relaxed);
+            return None;
+        }
+        Some(Running { rx, guard })
+    }
+
+    /// Stops all pondering work.
+    fn stop_pondering(&self) {
+        if let Ok(mut pondering) = self.inner.pondering.lock() {
+            for flag in pondering.drain(..) {
+                flag.stop();
+            }
+        }
     }
 
     /// Stops accepting work; workers exit once the queue drains.
@@ -283,6 +358,33 @@ mod tests {
             tokio::time::sleep(Duration::from_millis(1)).await;
         }
         assert_eq!(pool.run(|_, _| 3).await, Ok(3), "the worker is free again");
+    }
+
+    #[tokio::test]
+    async fn a_request_stops_pondering_at_once() {
+        let pool = Pool::new(1, 0, 1 << 16);
+        let flag = pool.ponder_flag();
+        let (started_tx, started_rx) = std::sync::mpsc::channel();
+        let pondering = pool
+            .start_ponder(&flag, move |_, stop| {
+                let _ = started_tx.send(());
+                while !stop.is_stopped() {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                "stopped"
+            })
+            .expect("an idle worker ponders");
+        started_rx.recv_timeout(Duration::from_secs(2)).unwrap();
+        let other = pool.ponder_flag();
+        assert!(
+            pool.start_ponder(&other, |_, _| ()).is_none(),
+            "the only worker is pondering already"
+        );
+        let started = std::time::Instant::now();
+        assert_eq!(pool.run(|_, _| 5).await, Ok(5), "the request is served");
+        assert!(started.elapsed() < Duration::from_millis(500));
+        assert_eq!(pondering.answer().await, Ok("stopped"));
+        assert!(flag.is_stopped() && other.is_stopped());
     }
 
     #[tokio::test]

@@ -108,6 +108,8 @@ pub enum Source {
     Search,
     /// The game's opening book, with no search.
     Book,
+    /// The analysis cache: an earlier search of the same position.
+    Cache,
 }
 
 /// Why a search ended.

@@ -366,7 +366,8 @@ async fn a_dropped_stream_frees_its_worker() {
         for _ in 0..100 {
             let reply = client
                 .post(server.url("/v1/search"))
-                .json(&json!({"game": "tictactoe", "moves": ["b2"]}))
+                // Past the cache: only a worker may answer.
+                .json(&json!({"game": "tictactoe", "moves": ["b2"], "cache": false}))
                 .send()
                 .await
                 .unwrap();

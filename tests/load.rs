@@ -17,7 +17,7 @@ async fn overload_sheds_cleanly_and_recovers() {
         name: "connect4 off the book, 150 ms each, 12 clients".to_owned(),
         clients: 12,
         duration: Duration::from_secs(2),
-        body: Some(json!({"game": "connect4", "moves": "11", "time_ms": 150})),
+        body: Some(json!({"game": "connect4", "moves": "11", "time_ms": 150, "cache": false})),
     };
     let report = load::run(&server, &plan).await;
     load::print_table(std::slice::from_ref(&report));

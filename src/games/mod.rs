@@ -79,6 +79,39 @@ pub trait Game: std::fmt::Debug + Send + Sync {
     {
         let _ = ws;
     }
+
+    /// The opening book's answer for a search `depth` plies deep, when the
+    /// game has a book and it holds the position: cheap enough to give
+    /// without a worker.
+    fn book_answer(&self, depth: u32) -> Option<SearchReport> {
+        let _ = depth;
+        None
+    }
+
+    /// What tells this position apart from every other position of its
+    /// game, for the analysis cache: the side to move, the board and any
+    /// rule variant that changes the answer.
+    fn cache_key(&self) -> String {
+        let report = self.describe();
+        format!("{}:{}", report.to_move.symbol(), report.board.join("/"))
+    }
+
+    /// For a game whose answers mirror with its board: the cache key of
+    /// this position's mirror image, so a position and its mirror share
+    /// one cache entry. `None` (the default) keeps every position apart.
+    fn mirror_key(&self) -> Option<String> {
+        None
+    }
+
+    /// A move seen in the mirror of [`Game::mirror_key`]: its notation and
+    /// its cell.
+    fn mirror_move(
+        &self,
+        notation: &str,
+        cell: Option<(usize, usize)>,
+    ) -> (String, Option<(usize, usize)>) {
+        (notation.to_owned(), cell)
+    }
 }
 
 /// Lists the games: each line names the [`GameKind`] and [`Position`]
@@ -211,5 +244,42 @@ impl Position {
     /// Runs the search on the calling thread.
     pub fn search(&self, limits: &Limits, ws: &mut Workspace) -> SearchReport {
         self.game().search(limits, ws)
+    }
+
+    /// See [`Game::book_answer`].
+    pub fn book_answer(&self, depth: u32) -> Option<SearchReport> {
+        self.game().book_answer(depth)
+    }
+
+    /// See [`Game::cache_key`]; the game's name leads.
+    pub fn cache_key(&self) -> String {
+        format!("{}:{}", self.kind().name(), self.game().cache_key())
+    }
+
+    /// The key this position shares with its mirror image (the smaller of
+    /// the two), and whether this position is the mirrored one of the
+    /// pair; the plain key and `false` for games without a mirror.
+    pub fn canonical_cache_key(&self) -> (String, bool) {
+        let own = self.cache_key();
+        match self.game().mirror_key() {
+            Some(mirror) => {
+                let mirror = format!("{}:{mirror}", self.kind().name());
+                if mirror < own {
+                    (mirror, true)
+                } else {
+                    (own, false)
+                }
+            }
+            None => (own, false),
+        }
+    }
+
+    /// See [`Game::mirror_move`].
+    pub fn mirror_move(
+        &self,
+        notation: &str,
+        cell: Option<(usize, usize)>,
+    ) -> (String, Option<(usize, usize)>) {
+        self.game().mirror_move(notation, cell)
     }
 }

@@ -186,6 +186,13 @@ pub struct SearchRequest {
     /// JavaScript) when none is given.
     #[schema(minimum = 0)]
     pub seed: Option<i64>,
+    /// Whether an earlier search of the same position may answer (default
+    /// `true`): a proven result answers any request; a request without a
+    /// time limit only the result of the same depth and node budget; a
+    /// time-limited one a result at least as deep as its budget reaches.
+    /// Requests with `randomize`, a random `level` or `multi_pv` above 1
+    /// are always searched. `false` searches anew.
+    pub cache: Option<bool>,
 }
 
 /// A game clock, as bots and tournaments keep it. The move's budget is a
@@ -298,7 +305,8 @@ pub enum StopReason {
 
 /// Where an answer came from: `search`, a search (or exact solve) made
 /// for this request; `book`, the game's opening book (Connect Four's
-/// opening positions), exact, with no search (`nodes` 0).
+/// opening positions), exact, with no search (`nodes` 0); `cache`, an
+/// earlier search of the same position (see `cache` in the request).
 #[derive(Clone, Copy, Debug, Serialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum AnswerSource {
@@ -306,6 +314,9 @@ pub enum AnswerSource {
     Search,
     /// The game's opening book (Connect Four): exact, no search, `nodes` 0.
     Book,
+    /// The analysis cache: an earlier search of the same position, with
+    /// its `depth` and `nodes`; `time_ms` is this answer's own time.
+    Cache,
 }
 
 impl From<Source> for AnswerSource {
@@ -313,6 +324,7 @@ impl From<Source> for AnswerSource {
         match s {
             Source::Search => AnswerSource::Search,
             Source::Book => AnswerSource::Book,
+            Source::Cache => AnswerSource::Cache,
         }
     }
 }
@@ -409,7 +421,11 @@ impl From<Stopped> for StopReason {
 
 impl From<SearchReport> for SearchResponse {
     fn from(r: SearchReport) -> Self {
-        let nps = r.nodes.saturating_mul(1000) / r.time_ms.max(1);
+        // A cached answer's nodes were searched earlier, not in its time.
+        let nps = match r.source {
+            Source::Cache => 0,
+            _ => r.nodes.saturating_mul(1000) / r.time_ms.max(1),
+        };
         Self {
             best_move: r.best_move.into(),
             score: r.score,

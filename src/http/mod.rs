@@ -84,6 +84,7 @@ use utoipa_axum::router::OpenApiRouter;
 
 pub use error::{ApiError, FieldProblem, Problem};
 
+use crate::cache::{Cache, Ponder};
 use crate::config::Config;
 use crate::games::GameKind;
 use crate::pool::Pool;
@@ -95,6 +96,10 @@ pub struct AppState {
     pub config: Arc<Config>,
     pub pool: Pool,
     pub sessions: Sessions,
+    /// Earlier searches, answering later requests for the same position.
+    pub cache: Cache,
+    /// Searches the player's likely replies while a session waits.
+    pub ponder: Ponder,
     /// Raised on SIGTERM: readiness turns false.
     pub shutting_down: Arc<AtomicBool>,
     keys: Arc<keys::Keyring>,
@@ -117,8 +122,8 @@ impl AppState {
     /// State around an existing pool (tests hold its workers).
     ///
     /// # Panics
-    /// If the session store's URL cannot be read (the config parser
-    /// refuses such URLs before this).
+    /// If the session or cache store's URL cannot be read (the config
+    /// parser refuses such URLs before this).
     pub fn with_pool(config: Config, pool: Pool) -> Self {
         let sessions = Sessions::open(
             config.session_store.as_deref(),
@@ -126,7 +131,16 @@ impl AppState {
             config.max_sessions,
         )
         .expect("the session store URL is valid");
+        let cache = Cache::open(
+            config.cache_mb << 20,
+            config.cache_store.as_deref(),
+            config.cache_ttl,
+        )
+        .expect("the cache store URL is valid");
+        let ponder = Ponder::new(cache.clone(), pool.clone(), config.ponder);
         Self {
+            cache,
+            ponder,
             keys: Arc::new(keys::Keyring::from_config(&config)),
             quotas: quota::Quotas::from_config(&config).map(Arc::new),
             config: Arc::new(config),

@@ -1,7 +1,9 @@
 //! The search plan: a search request's controls, checked once and then
 //! run on a worker (depth, time and node budgets, multi-PV lines, strength
 //! levels and the seeded random choice), and what every search route does
-//! around it: running it on the pool, counting what the pool turns away,
+//! around it: answering from the opening book or the analysis cache
+//! without a worker where they hold the answer, otherwise running it on
+//! the pool and storing the result, counting what the pool turns away,
 //! recording and logging what finishes. Every route that searches (plain,
 //! streamed, batched, sessions) goes through here.
 
@@ -14,6 +16,7 @@ use super::bodies::{Randomize, SearchRequest, SearchResponse};
 use super::caps::{MAX_MULTI_PV, MAX_NODES};
 use super::error::{ApiError, Result};
 use super::validate::{self, in_range, search_budget};
+use crate::cache::{Query, Want};
 use crate::games::level;
 use crate::games::lines::{self, Line, Rng};
 use crate::games::{GameKind, Position, SearchReport, Stopped};
@@ -36,6 +39,11 @@ pub struct Plan {
     pub random_percent: u32,
     /// Set whenever a random choice may be made.
     pub seed: Option<u64>,
+    /// The client set a time budget (`time_ms` or `clock`): the answer
+    /// depends on how deep that time reaches, not only on the request.
+    pub timed: bool,
+    /// An earlier search may answer (`"cache": false` says no).
+    pub cache: bool,
 }
 
 impl Plan {
@@ -109,7 +117,35 @@ impl Plan {
             margin,
             random_percent,
             seed,
+            timed: request.time_ms.is_some() || request.clock.is_some(),
+            cache: request.cache.unwrap_or(true),
         })
+    }
+
+    /// Whether the answer is one plain search: one line, no random choice.
+    fn is_plain(&self) -> bool {
+        self.multi_pv == 1 && self.seed.is_none()
+    }
+
+    /// How the analysis cache may answer this plan; `None` when it may
+    /// not. Random choices and several lines are always searched anew: a
+    /// cached choice would stop being random, and lines are not stored.
+    pub fn cache_query(&self) -> Option<Query> {
+        if !self.cache || !self.is_plain() {
+            return None;
+        }
+        let want = match (self.timed, self.nodes) {
+            (false, nodes) => Want::Exact {
+                depth: self.depth,
+                nodes,
+            },
+            (true, None) => Want::Timed {
+                time_ms: self.time_ms,
+                depth: self.depth,
+            },
+            (true, Some(_)) => Want::ProvenOnly,
+        };
+        Some(Query::new(&self.position, want))
     }
 
     /// The limits of this plan's search, starting now.
@@ -199,14 +235,46 @@ fn fresh_seed() -> u64 {
     uuid::Uuid::new_v4().as_u64_pair().0 >> 11
 }
 
-/// Runs a checked search on the pool and records it.
+/// Answers a checked search: from the opening book or the analysis cache
+/// on the async side when they hold the answer, otherwise on the pool
+/// (storing what it finds in the cache); records it either way.
 pub async fn run_plan(state: &AppState, plan: Plan) -> Result<Answer> {
     let kind = plan.kind;
+    if let Some(report) = plan
+        .is_plain()
+        .then(|| plan.position.book_answer(plan.depth))
+        .flatten()
+    {
+        finished(kind, &report);
+        return Ok(Answer {
+            report,
+            lines: None,
+            seed: None,
+        });
+    }
+    let query = plan.cache_query();
+    if let Some(query) = &query
+        && let Some(report) = state.cache.answer(query).await
+    {
+        finished(kind, &report);
+        return Ok(Answer {
+            report,
+            lines: None,
+            seed: None,
+        });
+    }
+    let budget_ms = plan.time_ms;
     let answer = state
         .pool
         .run(move |ws, stop| plan.run(ws, stop, None, |_| {}))
         .await
         .inspect_err(|e| count_shed(kind, *e))?;
+    if let Some(query) = &query {
+        state
+            .cache
+            .store(query, &answer.report, budget_ms, false)
+            .await;
+    }
     finished(kind, &answer.report);
     Ok(answer)
 }
@@ -218,10 +286,14 @@ pub fn count_shed(kind: GameKind, e: PoolError) {
     }
 }
 
-/// Records and logs a finished search.
+/// Records and logs a finished search; an answer from the cache is logged
+/// but counted by the cache's own metrics, not as a search.
 pub fn finished(kind: GameKind, report: &SearchReport) {
-    record_search(kind, report);
+    if report.source != crate::games::Source::Cache {
+        record_search(kind, report);
+    }
     info!(
+        search.source = ?report.source,
         search.game = kind.name(),
         search.depth = report.depth,
         search.nodes = report.nodes,

@@ -20,6 +20,7 @@ use super::error::{ApiError, BoxError, Problem, Result};
 use super::extract::{Json, OptionalJson, optional_object};
 use super::plan::{Plan, run_plan};
 use super::validate::{self, game_kind, in_range, search_budget};
+use crate::cache::ponder;
 use crate::games::{GameKind, Position, PositionSpec, level};
 use crate::records::{self, Format, Record, RecordMove, Start};
 use crate::search::GameClock;
@@ -371,11 +372,28 @@ async fn play_ai_move(
             (&session.id, session.moves.len()).hash(&mut hasher);
             hasher.finish()
         }),
+        timed: true,
+        cache: true,
     };
+    let budget_ms = plan.time_ms;
     let report = run_plan(state, plan).await?.report;
     position
         .play(&report.best_move.notation)
         .map_err(|e| ApiError::internal("the AI's move does not play", e))?;
+    // The player thinks now: idle workers search the likely replies. A
+    // random-playing AI cannot use them (its choices skip the cache).
+    if random_percent == 0 && is_ongoing(position) && !session.ai.plays.plays(position.to_move()) {
+        state.ponder.start(
+            &session.id,
+            position.clone(),
+            report.pv.get(1).cloned(),
+            ponder::Controls {
+                depth: session.ai.depth,
+                time_ms: budget_ms,
+                ponder_ms: state.config.max_time_ms,
+            },
+        );
+    }
     if let Some(clock) = &mut session.ai.clock {
         *clock = clock.after_move(report.time_ms);
     }
@@ -584,6 +602,7 @@ async fn delete_session(
         return Err(StoreError::NotFound.into());
     }
     state.sessions.delete(&id).await?;
+    state.ponder.stop(&id);
     Ok(StatusCode::NO_CONTENT)
 }
 

@@ -178,6 +178,8 @@ impl TryFrom<StreamQuery> for SearchRequest {
             level: q.level,
             randomize,
             seed: q.seed,
+            // A stream shows each depth as it is searched.
+            cache: Some(false),
         })
     }
 }

@@ -4,6 +4,7 @@
 
 pub mod engine;
 pub mod load;
+pub mod redis;
 pub mod require;
 
 use std::net::TcpListener;

@@ -343,11 +343,48 @@ impl Game for Board {
         book::Book::embedded();
         ws.extra::<table::SolverTable>();
     }
+
+    fn book_answer(&self, depth: u32) -> Option<SearchReport> {
+        search::book_answer(self, depth)
+    }
+
+    fn mirror_key(&self) -> Option<String> {
+        Some(self.mirrored().cache_key())
+    }
+
+    fn mirror_move(
+        &self,
+        notation: &str,
+        cell: Option<(usize, usize)>,
+    ) -> (String, Option<(usize, usize)>) {
+        let mirrored = match notation.parse::<usize>() {
+            Ok(col @ 1..=WIDTH) => (WIDTH + 1 - col).to_string(),
+            _ => notation.to_owned(),
+        };
+        (mirrored, cell.map(|(row, col)| (row, WIDTH - 1 - col)))
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_position_and_its_mirror_key_each_other() {
+        let mut b = Board::new();
+        for c in [0, 0, 1] {
+            b.play_col(c);
+        }
+        let mirror = b.mirrored();
+        assert_eq!(b.mirror_key(), Some(mirror.cache_key()));
+        assert_eq!(mirror.mirror_key(), Some(b.cache_key()));
+        assert_ne!(b.cache_key(), mirror.cache_key());
+        assert_eq!(
+            b.mirror_move("2", Some((5, 1))),
+            ("6".to_owned(), Some((5, 5)))
+        );
+        assert_eq!(b.mirror_move("4", None), ("4".to_owned(), None));
+    }
 
     #[test]
     fn plies_follow_the_score_convention() {

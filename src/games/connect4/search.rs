@@ -21,6 +21,25 @@ fn move_view(board: &Board, col: usize) -> MoveView {
     }
 }
 
+/// The book's exact answer when it holds ongoing `board` and a search
+/// `depth` plies deep may solve it.
+pub fn book_answer(board: &Board, depth: u32) -> Option<SearchReport> {
+    let ongoing = !board.last_mover_won() && !board.is_full();
+    if !ongoing || depth < board.empty_cells() {
+        return None;
+    }
+    let book = Book::embedded();
+    let (best, score) = book.best_move(board)?;
+    Some(
+        ReportBuilder::new(board.side_to_move())
+            .line(move_view(board, best), book_line(book, board))
+            .exact(proof_of_score(board, score), None)
+            .depth(board.empty_cells())
+            .from_book()
+            .build(),
+    )
+}
+
 /// Answers from the book when it holds `board` and the request allows an
 /// exact answer; solves `board` exactly (with the book's help) when the
 /// depth allows it and the solve fits in the time budget; otherwise
@@ -32,13 +51,8 @@ pub fn search(board: &Board, limits: &Limits, ws: &mut Workspace) -> SearchRepor
     let ongoing = !board.last_mover_won() && !board.is_full();
     let book = Book::embedded();
     if ongoing && limits.depth >= board.empty_cells() {
-        if let Some((best, score)) = book.best_move(board) {
-            return report
-                .line(move_view(board, best), book_line(book, board))
-                .exact(proof_of_score(board, score), None)
-                .depth(board.empty_cells())
-                .from_book()
-                .build();
+        if let Some(answer) = book_answer(board, limits.depth) {
+            return answer;
         }
         let solver_limits = Limits {
             deadline: limits.deadline.map(|d| {

@@ -398,4 +398,14 @@ impl Game for Gomoku {
         board::prepare();
         ws.extra::<tables::Tables>();
     }
+
+    fn cache_key(&self) -> String {
+        // The rules decide wins and forbidden points; the rows, the size.
+        format!(
+            "{}:{}:{}",
+            self.board.rules.name(),
+            self.to_move().symbol(),
+            self.board.rows().join("/")
+        )
+    }
 }
