@@ -48,6 +48,12 @@ async fn serve(config: Config) -> std::io::Result<()> {
     init_tracing(config.log);
 
     let state = AppState::new(config.clone());
+    // Listening only once every worker has made its tables, so that the
+    // first searches do not wait for them.
+    let pool = state.pool.clone();
+    tokio::task::spawn_blocking(move || pool.wait_prepared())
+        .await
+        .map_err(std::io::Error::other)?;
     let listener = TcpListener::bind(config.addr).await?;
     tracing::info!(
         addr = %listener.local_addr()?,
