@@ -32,13 +32,21 @@ GAMEAI_ADDR=127.0.0.1:$port GAMEAI_ACCESS_LOG=${GAMEAI_ACCESS_LOG:-off} RUST_LOG
 server=$!
 "$dir/examples/bare_server" "127.0.0.1:$bare_port" &
 bare=$!
-script=$(mktemp --suffix=.lua)
-trap 'kill $server $bare 2>/dev/null; rm -f "$script"' EXIT
+searched=$(mktemp --suffix=.lua)
+repeated=$(mktemp --suffix=.lua)
+trap 'kill $server $bare 2>/dev/null; rm -f "$searched" "$repeated"' EXIT
 for p in "$port" "$bare_port"; do
   for _ in $(seq 200); do curl -fs "localhost:$p/healthz" >/dev/null && break; sleep 0.05; done
 done
 
-cat >"$script" <<'LUA'
+# The same search, once past the analysis cache (searched on a worker every
+# time) and once as it comes (repeated, so the cache answers it).
+cat >"$searched" <<'LUA'
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.body = '{"game":"tictactoe","moves":["a1","b2","b1","c3"],"cache":false}'
+LUA
+cat >"$repeated" <<'LUA'
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 wrk.body = '{"game":"tictactoe","moves":["a1","b2","b1","c3"]}'
@@ -74,6 +82,5 @@ row() {
 echo "| route (wrk -t2 -c32, ${secs}s, median of $runs, $profile) | gameai req/s | bare axum req/s | ratio | gameai p50 (last run) | p99 |"
 echo "|---|---|---|---|---|---|"
 row "GET /healthz" /healthz
-row "POST /v1/search (tic-tac-toe, win in 1)" /v1/search -s "$script"
-# A repeated search of a position the analysis cache holds goes here, once
-# the cache answers: the same script and route, the same bare counterpart.
+row "POST /v1/search (tic-tac-toe, win in 1, searched)" /v1/search -s "$searched"
+row "POST /v1/search (the same, repeated: from the cache)" /v1/search -s "$repeated"
