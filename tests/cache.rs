@@ -149,7 +149,9 @@ async fn a_timed_search_asked_again_comes_from_the_cache_no_shallower() {
 #[tokio::test]
 async fn replicas_sharing_redis_share_the_cache() {
     let _turn = ONE_AT_A_TIME.lock().await;
-    let Some(redis) = Redis::start() else { return };
+    let Some(redis) = Redis::start(None) else {
+        return;
+    };
     let url = redis.url();
     let envs = [
         ("GAMEAI_CACHE_STORE", url.as_str()),

@@ -22,10 +22,10 @@ pub fn free_port() -> u16 {
 }
 
 impl Redis {
-    /// Starts Redis, or `None` when the binary is missing and not required
-    /// (`GAMEAI_REQUIRE_REDIS`).
-    pub fn start() -> Option<Self> {
-        let port = free_port();
+    /// Starts Redis on `port` (a free one if `None`), or `None` when the
+    /// binary is missing and not required (`GAMEAI_REQUIRE_REDIS`).
+    pub fn start(port: Option<u16>) -> Option<Self> {
+        let port = port.unwrap_or_else(free_port);
         let child = Command::new("redis-server")
             .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
             .args(["--save", "", "--appendonly", "no"])

@@ -125,14 +125,10 @@ pub fn search(pos: &Othello, limits: &Limits, ws: &mut Workspace) -> SearchRepor
                         || depth > UNTIMED_ORDER_DEPTH
                 });
         if solve_now {
-            let stage = limits.after(nodes);
-            let mut solver = Solver::new(&mut tables.endgame, &stage);
-            let solution = solver.solve(p, o, &order);
-            nodes += solver.nodes;
-            if let Some(s) = solution {
-                return proven_report(report, pos, &s, nodes);
+            match solve(&mut tables.endgame, limits, &mut nodes, (p, o), &order) {
+                Ok(s) => return proven_report(report, pos, &s, nodes),
+                Err(reason) => stopped = reason,
             }
-            stopped = stage.stop_reason(solver.nodes);
             break;
         }
         let iteration_start = Instant::now();
@@ -169,14 +165,12 @@ pub fn search(pos: &Othello, limits: &Limits, ws: &mut Workspace) -> SearchRepor
             continue;
         };
         stopped = reason;
-        if reason == Stopped::Time && max_depth >= empties && empties <= LATE_SOLVE_EMPTIES {
-            let stage = limits.after(nodes);
-            let mut solver = Solver::new(&mut tables.endgame, &stage);
-            let solution = solver.solve(p, o, &order);
-            nodes += solver.nodes;
-            if let Some(s) = solution {
-                return proven_report(report, pos, &s, nodes);
-            }
+        if reason == Stopped::Time
+            && max_depth >= empties
+            && empties <= LATE_SOLVE_EMPTIES
+            && let Ok(s) = solve(&mut tables.endgame, limits, &mut nodes, (p, o), &order)
+        {
+            return proven_report(report, pos, &s, nodes);
         }
         break;
     }
@@ -191,6 +185,23 @@ pub fn search(pos: &Othello, limits: &Limits, ws: &mut Workspace) -> SearchRepor
         .nodes(nodes)
         .stopped(stopped)
         .build()
+}
+
+/// Solves `p` to move against `o` exactly, the root moves tried in
+/// `order`, within what is left of `limits` after `nodes` (which it adds
+/// its own to); why it stopped when it did not finish.
+fn solve(
+    table: &mut EndgameTable,
+    limits: &Limits,
+    nodes: &mut u64,
+    (p, o): (u64, u64),
+    order: &[Move],
+) -> Result<Solution, Stopped> {
+    let stage = limits.after(*nodes);
+    let mut solver = Solver::new(table, &stage);
+    let solution = solver.solve(p, o, order);
+    *nodes += solver.nodes;
+    solution.ok_or_else(|| stage.stop_reason(solver.nodes))
 }
 
 /// The expected line: `best_move`, then the table's moves, at most
