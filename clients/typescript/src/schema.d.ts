@@ -474,10 +474,11 @@ export interface components {
         /**
          * @description Where an answer came from: `search`, a search (or exact solve) made
          *     for this request; `book`, the game's opening book (Connect Four's
-         *     opening positions), exact, with no search (`nodes` 0).
+         *     opening positions), exact, with no search (`nodes` 0); `cache`, an
+         *     earlier search of the same position (see `cache` in the request).
          * @enum {string}
          */
-        AnswerSource: "search" | "book";
+        AnswerSource: "search" | "book" | "cache";
         /** @description One item's outcome. */
         BatchItem: {
             problem?: components["schemas"]["Problem"] | null;
@@ -933,6 +934,15 @@ export interface components {
              *     ]
              */
             board?: string[] | null;
+            /**
+             * @description Whether an earlier search of the same position may answer (default
+             *     `true`): a proven result answers any request; a request without a
+             *     time limit only the result of the same depth and node budget; a
+             *     time-limited one a result at least as deep as its budget reaches.
+             *     Requests with `randomize`, a random `level` or `multi_pv` above 1
+             *     are always searched. `false` searches anew.
+             */
+            cache?: boolean | null;
             clock?: components["schemas"]["ClockBody"] | null;
             /**
              * Format: int64
@@ -1208,7 +1218,7 @@ export interface operations {
                     "application/json": components["schemas"]["HealthResponse"];
                 };
             };
-            /** @description Shutting down, or the session store is unreachable; send traffic elsewhere */
+            /** @description Starting (the workers are building their tables), shutting down, or the session store is unreachable; send traffic elsewhere */
             503: {
                 headers: {
                     [name: string]: unknown;

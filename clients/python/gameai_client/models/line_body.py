@@ -29,7 +29,8 @@ class LineBody:
         score (int): The side to move's view, as `score`.
         source (AnswerSource): Where an answer came from: `search`, a search (or exact solve) made
             for this request; `book`, the game's opening book (Connect Four's
-            opening positions), exact, with no search (`nodes` 0).
+            opening positions), exact, with no search (`nodes` 0); `cache`, an
+            earlier search of the same position (see `cache` in the request).
         proven (None | Proven | Unset):
     """
 

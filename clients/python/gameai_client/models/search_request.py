@@ -23,6 +23,12 @@ class SearchRequest:
     Attributes:
         game (str): The game's name, as `GET /v1/games` lists it. Example: tictactoe.
         board (list[str] | None | Unset): Rows, top row first: `.` empty, `X`, `O`. Example: ['X.O', '...', '...'].
+        cache (bool | None | Unset): Whether an earlier search of the same position may answer (default
+            `true`): a proven result answers any request; a request without a
+            time limit only the result of the same depth and node budget; a
+            time-limited one a result at least as deep as its budget reaches.
+            Requests with `randomize`, a random `level` or `multi_pv` above 1
+            are always searched. `false` searches anew.
         clock (ClockBody | None | Unset):
         depth (int | None | Unset): Deepest iteration in plies, from 1 to the game's `max_depth`
             (default: the game's `default_depth`). Example: 9.
@@ -49,6 +55,7 @@ class SearchRequest:
 
     game: str
     board: list[str] | None | Unset = UNSET
+    cache: bool | None | Unset = UNSET
     clock: ClockBody | None | Unset = UNSET
     depth: int | None | Unset = UNSET
     level: int | None | Unset = UNSET
@@ -77,6 +84,12 @@ class SearchRequest:
 
         else:
             board = self.board
+
+        cache: bool | None | Unset
+        if isinstance(self.cache, Unset):
+            cache = UNSET
+        else:
+            cache = self.cache
 
         clock: dict[str, Any] | None | Unset
         if isinstance(self.clock, Unset):
@@ -174,6 +187,8 @@ class SearchRequest:
         )
         if board is not UNSET:
             field_dict["board"] = board
+        if cache is not UNSET:
+            field_dict["cache"] = cache
         if clock is not UNSET:
             field_dict["clock"] = clock
         if depth is not UNSET:
@@ -227,6 +242,15 @@ class SearchRequest:
             return cast(list[str] | None | Unset, data)
 
         board = _parse_board(d.pop("board", UNSET))
+
+        def _parse_cache(data: object) -> bool | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(bool | None | Unset, data)
+
+        cache = _parse_cache(d.pop("cache", UNSET))
 
         def _parse_clock(data: object) -> ClockBody | None | Unset:
             if data is None:
@@ -380,6 +404,7 @@ class SearchRequest:
         search_request = cls(
             game=game,
             board=board,
+            cache=cache,
             clock=clock,
             depth=depth,
             level=level,

@@ -34,7 +34,8 @@ class SearchResponse:
             `100000 - p`, a loss the negation; heuristic scores stay within ±50000.
         source (AnswerSource): Where an answer came from: `search`, a search (or exact solve) made
             for this request; `book`, the game's opening book (Connect Four's
-            opening positions), exact, with no search (`nodes` 0).
+            opening positions), exact, with no search (`nodes` 0); `cache`, an
+            earlier search of the same position (see `cache` in the request).
         stopped (StopReason): Why the search ended.
         time_ms (int):
         to_move (Side): A side: `X` moves first (black in gomoku and othello).
