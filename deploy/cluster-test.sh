@@ -70,7 +70,7 @@ redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no \
   >"$logs/redis.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 100); do
-  redis-cli -p "$redis_port" ping 2>/dev/null | grep -q PONG && break
+  [ "$(redis-cli -p "$redis_port" ping 2>/dev/null)" = PONG ] && break
   sleep 0.05
 done
 
