@@ -11,9 +11,10 @@
 //! more than the few milliseconds a search takes to see its stop flag.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::thread;
+use std::time::Duration;
 
 use tokio::sync::{Semaphore, oneshot};
 
@@ -29,6 +30,8 @@ pub enum PoolError {
     ShuttingDown,
     #[error("the search failed unexpectedly")]
     Failed,
+    #[error("no worker answered within the time a request may wait")]
+    TimedOut,
 }
 
 /// A job admitted to the pool. Dropping it before the answer stops the
@@ -36,12 +39,22 @@ pub enum PoolError {
 pub struct Running<T> {
     rx: oneshot::Receiver<T>,
     guard: StopOnDrop,
+    /// How long [`Running::answer`] waits (see [`Pool::limit_waits`]).
+    limit: Option<Duration>,
 }
 
 impl<T> Running<T> {
-    /// Waits for the job's answer.
+    /// Waits for the job's answer; a job that has not answered within the
+    /// pool's wait limit is stopped and answers [`PoolError::TimedOut`].
     pub async fn answer(mut self) -> Result<T, PoolError> {
-        let answer = (&mut self.rx).await.map_err(|_| PoolError::Failed);
+        let answer = match self.limit {
+            Some(limit) => match tokio::time::timeout(limit, &mut self.rx).await {
+                Ok(received) => received.map_err(|_| PoolError::Failed),
+                Err(_) => Err(PoolError::TimedOut),
+            },
+            None => (&mut self.rx).await.map_err(|_| PoolError::Failed),
+        };
+        // Dropping the guard stops a job that timed out.
         self.guard.answered = true;
         answer
     }
@@ -69,6 +82,9 @@ struct Inner {
     pondering: Mutex<Vec<StopFlag>>,
     /// Pondering jobs not yet finished.
     ponder_jobs: Arc<AtomicUsize>,
+    /// How long a request waits for its answer, in milliseconds; 0 for
+    /// as long as it takes.
+    wait_limit_ms: AtomicU64,
 }
 
 /// Raises the job's stop flag when the waiting request goes away, and
@@ -118,6 +134,7 @@ impl Pool {
             shutdown: StopFlag::new(),
             pondering: Mutex::default(),
             ponder_jobs: Arc::default(),
+            wait_limit_ms: AtomicU64::new(0),
         });
         for i in 0..workers {
             let rx = Arc::clone(&rx);
@@ -157,7 +174,7 @@ impl Pool {
     /// Blocks until every worker has made its tables.
     pub fn wait_prepared(&self) {
         while !self.prepared() {
-            thread::sleep(std::time::Duration::from_millis(5));
+            thread::sleep(Duration::from_millis(5));
         }
     }
 
@@ -179,6 +196,14 @@ impl Pool {
     /// Searches waiting for a worker.
     pub fn queued(&self) -> usize {
         self.in_flight().saturating_sub(self.busy())
+    }
+
+    /// Bounds how long a request waits for its answer, queue included:
+    /// past `limit` the search is stopped and the request answered
+    /// [`PoolError::TimedOut`]. Pondering is never limited.
+    pub fn limit_waits(&self, limit: Duration) {
+        let ms = u64::try_from(limit.as_millis()).unwrap_or(u64::MAX).max(1);
+        self.inner.wait_limit_ms.store(ms, Ordering::Relaxed);
     }
 
     /// Asks every running search to stop (at the end of a shutdown grace).
@@ -240,7 +265,11 @@ impl Pool {
             guard.answered = true;
             return Err(PoolError::ShuttingDown);
         }
-        Ok(Running { rx, guard })
+        let limit = match self.inner.wait_limit_ms.load(Ordering::Relaxed) {
+            0 => None,
+            ms => Some(Duration::from_millis(ms)),
+        };
+        Ok(Running { rx, guard, limit })
     }
 
     /// A stop flag for pondering work: raised when a request is admitted
@@ -294,7 +323,11 @@ impl Pool {
             self.inner.ponder_jobs.fetch_sub(1, Ordering::Relaxed);
             return None;
         }
-        Some(Running { rx, guard })
+        Some(Running {
+            rx,
+            guard,
+            limit: None,
+        })
     }
 
     /// Stops all pondering work.
@@ -316,8 +349,6 @@ impl Pool {
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
-
     use super::*;
 
     #[tokio::test]
@@ -358,6 +389,28 @@ mod tests {
             tokio::time::sleep(Duration::from_millis(1)).await;
         }
         assert_eq!(pool.run(|_, _| 3).await, Ok(3), "the worker is free again");
+    }
+
+    #[tokio::test]
+    async fn a_search_past_the_wait_limit_is_stopped_and_answers_timed_out() {
+        let pool = Pool::new(1, 1, 1 << 16);
+        pool.limit_waits(Duration::from_millis(50));
+        let (seen_tx, seen_rx) = std::sync::mpsc::channel();
+        let search = pool.run(move |_, stop| {
+            while !stop.is_stopped() {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            let _ = seen_tx.send(());
+        });
+        assert_eq!(search.await, Err(PoolError::TimedOut));
+        seen_rx
+            .recv_timeout(Duration::from_secs(2))
+            .expect("the search saw its stop flag");
+        assert_eq!(
+            pool.run(|_, _| 4).await,
+            Ok(4),
+            "quick searches still answer"
+        );
     }
 
     #[tokio::test]

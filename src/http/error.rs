@@ -103,7 +103,7 @@ impl ApiError {
             Self::Conflict(_) | Self::Store(StoreError::Conflict { .. }) => StatusCode::CONFLICT,
             Self::InvalidField { .. } | Self::Position(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Self::Overloaded(_)
-            | Self::Pool(PoolError::Overloaded | PoolError::ShuttingDown)
+            | Self::Pool(PoolError::Overloaded | PoolError::ShuttingDown | PoolError::TimedOut)
             | Self::Store(StoreError::Unavailable(_)) => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal { .. }
             | Self::Pool(PoolError::Failed)
@@ -131,6 +131,9 @@ impl ApiError {
                 "every search worker is busy and the queue is full; retry shortly".to_owned()
             }
             Self::Pool(PoolError::ShuttingDown) => "the service is shutting down".to_owned(),
+            Self::Pool(PoolError::TimedOut) => {
+                "the search waited too long for a worker; retry shortly".to_owned()
+            }
             Self::Store(StoreError::NotFound) => {
                 "no session with this id: it never existed, was deleted or expired".to_owned()
             }
@@ -214,7 +217,7 @@ impl Reported {
 
 /// Middleware: logs every error a response carries, once, inside the
 /// request's span.
-pub async fn log_errors<B>(response: Response<B>) -> Response<B> {
+pub fn log_errors<B>(response: Response<B>) -> Response<B> {
     if let Some(Reported(errors)) = response.extensions().get::<Reported>() {
         errors.iter().for_each(ApiError::log);
     }

@@ -18,10 +18,50 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Json<T> {
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &S) -> Result<Self> {
-        let axum::Json(value) =
-            axum::Json::<serde_json::Value>::from_request(request, state).await?;
+        if !is_json(request.headers()) {
+            return Err(ApiError::UnsupportedMediaType(
+                "send the body as JSON with `content-type: application/json`".to_owned(),
+            ));
+        }
+        let bytes = body(request, state).await?;
+        // A well-formed body is read straight into `T`, once. Only one that
+        // fails is read again as a value, so that its problem is the one
+        // described for the body as a whole (and duplicate keys keep the
+        // last-one-wins reading of a JSON value).
+        if bytes.trim_ascii_start().first() == Some(&b'{')
+            && let Ok(body) = serde_json::from_slice(&bytes)
+        {
+            return Ok(Json(body));
+        }
+        let axum::Json(value) = axum::Json::<serde_json::Value>::from_bytes(&bytes)?;
         from_object(value).map(Json)
     }
+}
+
+/// Whether the request says its body is JSON: `application/json` or an
+/// `application/…+json` type, in any case, with any parameters.
+fn is_json(headers: &axum::http::HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| {
+            let v = v.trim().to_ascii_lowercase();
+            v == "application/json" || (v.starts_with("application/") && v.ends_with("+json"))
+        })
+}
+
+/// The whole body, within the body limit.
+async fn body<S: Send + Sync>(request: Request, state: &S) -> Result<Bytes> {
+    Bytes::from_request(request, state).await.map_err(|e| {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::PayloadTooLarge(
+                "the request body is larger than the server accepts".to_owned(),
+            )
+        } else {
+            ApiError::BadRequest(e.body_text())
+        }
+    })
 }
 
 impl<T: serde::Serialize> IntoResponse for Json<T> {
@@ -37,24 +77,8 @@ impl<S: Send + Sync, T: DeserializeOwned + Default> FromRequest<S> for OptionalJ
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &S) -> Result<Self> {
-        let is_json = request
-            .headers()
-            .get(header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split(';').next())
-            .is_some_and(|v| {
-                let v = v.trim();
-                v == "application/json" || (v.starts_with("application/") && v.ends_with("+json"))
-            });
-        let bytes = Bytes::from_request(request, state).await.map_err(|e| {
-            if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                ApiError::PayloadTooLarge(
-                    "the request body is larger than the server accepts".to_owned(),
-                )
-            } else {
-                ApiError::BadRequest(e.body_text())
-            }
-        })?;
+        let is_json = is_json(request.headers());
+        let bytes = body(request, state).await?;
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Ok(Self(T::default()));
         }

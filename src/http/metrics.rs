@@ -3,13 +3,15 @@
 //! The `metrics` facade records from anywhere (handlers, the pool); one
 //! process-wide Prometheus recorder renders them at `GET /metrics`.
 
-use std::sync::OnceLock;
-use std::time::Instant;
+use std::collections::HashMap;
+use std::sync::{LazyLock, OnceLock, PoisonError, RwLock};
+use std::time::{Duration, Instant};
 
 use axum::extract::{MatchedPath, Request, State};
-use axum::http::header;
+use axum::http::{Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use metrics::{Counter, Histogram};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -49,18 +51,65 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// Counts every request by route, method and status, and times it.
 pub async fn track_requests(request: Request, next: Next) -> Response {
     let started = Instant::now();
-    let route = request
-        .extensions()
-        .get::<MatchedPath>()
-        .map_or_else(|| "unmatched".to_owned(), |p| p.as_str().to_owned());
-    let method = request.method().to_string();
+    let route = request.extensions().get::<MatchedPath>().cloned();
+    let method = request.method().clone();
     let response = next.run(request).await;
-    let status = response.status().as_u16().to_string();
-    metrics::counter!("gameai_http_requests_total", "route" => route.clone(), "method" => method, "status" => status)
-        .increment(1);
-    metrics::histogram!("gameai_http_request_duration_seconds", "route" => route)
-        .record(started.elapsed().as_secs_f64());
+    let route = route.as_ref().map_or("unmatched", MatchedPath::as_str);
+    RequestMetrics::record(route, method, response.status(), started.elapsed());
     response
+}
+
+/// The request counter and timer of each route, method and status,
+/// registered once: looking a metric up by its labels costs more than the
+/// work of the quickest requests.
+#[derive(Default)]
+struct RequestMetrics {
+    routes: HashMap<String, RouteMetrics>,
+}
+
+struct RouteMetrics {
+    duration: Histogram,
+    requests: Vec<(Method, StatusCode, Counter)>,
+}
+
+impl RequestMetrics {
+    fn record(route: &str, method: Method, status: StatusCode, elapsed: Duration) {
+        static METRICS: LazyLock<RwLock<RequestMetrics>> = LazyLock::new(RwLock::default);
+        let seconds = elapsed.as_secs_f64();
+        {
+            let metrics = METRICS.read().unwrap_or_else(PoisonError::into_inner);
+            if let Some(route) = metrics.routes.get(route)
+                && let Some((_, _, counter)) = route
+                    .requests
+                    .iter()
+                    .find(|(m, s, _)| *m == method && *s == status)
+            {
+                counter.increment(1);
+                route.duration.record(seconds);
+                return;
+            }
+        }
+        let mut metrics = METRICS.write().unwrap_or_else(PoisonError::into_inner);
+        let entry = metrics
+            .routes
+            .entry(route.to_owned())
+            .or_insert_with(|| RouteMetrics {
+                duration: metrics::histogram!(
+                    "gameai_http_request_duration_seconds",
+                    "route" => route.to_owned()
+                ),
+                requests: Vec::new(),
+            });
+        let counter = metrics::counter!(
+            "gameai_http_requests_total",
+            "route" => route.to_owned(),
+            "method" => method.to_string(),
+            "status" => status.as_str().to_owned()
+        );
+        counter.increment(1);
+        entry.duration.record(seconds);
+        entry.requests.push((method, status, counter));
+    }
 }
 
 /// Metrics in the Prometheus text format.

@@ -1,12 +1,55 @@
-//! The middleware and fallbacks around the routes: CORS, answers for unknown routes and methods, and problem+json for
-//! error statuses that lower layers answer with a bare status.
+//! The middleware and fallbacks around the routes: request ids, CORS,
+//! answers for unknown routes and methods, and problem+json for error
+//! statuses that lower layers answer with a bare status.
+
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use axum::extract::Request;
-use axum::http::{HeaderName, HeaderValue, Method, StatusCode, header};
+use axum::http::{HeaderName, HeaderValue, Method, header};
 use axum::response::Response;
 use tower_http::cors::{AllowOrigin, CorsLayer};
+use tower_http::request_id::{MakeRequestId, RequestId};
 
 use super::error::{self, ApiError};
+
+/// Request ids in the UUID text form, without a system call per request
+/// (a random UUID per request asks the kernel for randomness every time):
+/// the first half is drawn once per process, the second is a counter put
+/// through a bijective mix keyed once per process, so ids never repeat
+/// within a process and do not reveal how many requests it has served.
+#[derive(Clone, Copy)]
+pub struct RequestIds {
+    process: u64,
+    key: u64,
+}
+
+impl RequestIds {
+    pub fn new() -> Self {
+        let (process, key) = uuid::Uuid::new_v4().as_u64_pair();
+        Self { process, key }
+    }
+}
+
+/// SplitMix64's finaliser: a bijection on `u64` that scatters neighbours.
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+static REQUESTS: AtomicU64 = AtomicU64::new(0);
+
+impl MakeRequestId for RequestIds {
+    fn make_request_id<B>(&mut self, _: &Request<B>) -> Option<RequestId> {
+        let n = REQUESTS.fetch_add(1, Ordering::Relaxed);
+        let id = uuid::Uuid::from_u64_pair(self.process, mix(n ^ self.key));
+        let text = id
+            .hyphenated()
+            .encode_lower(&mut uuid::Uuid::encode_buffer())
+            .to_owned();
+        HeaderValue::try_from(text).ok().map(RequestId::new)
+    }
+}
 
 pub fn cors(origins: &[String]) -> CorsLayer {
     let allow = if origins.iter().any(|o| o.trim() == "*") {
@@ -46,9 +89,9 @@ pub async fn method_not_allowed(request: Request) -> ApiError {
     ))
 }
 
-/// Gives error responses that carry no body of ours (a timeout from a
+/// Gives error responses that carry no body of ours (a status from a
 /// layer, say) a problem+json body, so clients see one error shape.
-pub async fn problem_for_bare_errors(response: Response) -> Response {
+pub fn problem_for_bare_errors(response: Response) -> Response {
     let status = response.status();
     // Our handlers answer JSON (problem+json, or `/readyz`'s own body).
     let is_ours = response
@@ -61,12 +104,7 @@ pub async fn problem_for_bare_errors(response: Response) -> Response {
     if !(status.is_client_error() || status.is_server_error()) || is_ours {
         return response;
     }
-    let detail = match status {
-        StatusCode::SERVICE_UNAVAILABLE => {
-            "the request took too long waiting for a search worker".to_owned()
-        }
-        _ => status.canonical_reason().unwrap_or("error").to_lowercase(),
-    };
+    let detail = status.canonical_reason().unwrap_or("error").to_lowercase();
     let mut problem = error::problem_response(status, detail, Vec::new());
     if let Some(retry) = response.headers().get(header::RETRY_AFTER) {
         problem
@@ -74,4 +112,25 @@ pub async fn problem_for_bare_errors(response: Response) -> Response {
             .insert(header::RETRY_AFTER, retry.clone());
     }
     problem
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::*;
+
+    #[test]
+    fn request_ids_do_not_repeat() {
+        let mut ids = RequestIds::new();
+        let request = Request::new(());
+        let seen: HashSet<String> = (0..10_000)
+            .map(|_| {
+                let id = ids.make_request_id(&request).unwrap();
+                id.header_value().to_str().unwrap().to_owned()
+            })
+            .collect();
+        assert_eq!(seen.len(), 10_000);
+        assert!(seen.iter().all(|id| uuid::Uuid::parse_str(id).is_ok()));
+    }
 }

@@ -68,16 +68,15 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
-use axum::http::StatusCode;
-use axum::middleware::{from_fn, from_fn_with_state, map_response};
+use axum::middleware::{from_fn, from_fn_with_state};
 use axum::response::IntoResponse;
 use tower::ServiceBuilder;
+use tower::util::MapResponseLayer;
 use tower_http::CompressionLevel;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
 use tower_http::compression::predicate::{NotForContentType, Predicate, SizeAbove};
-use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
-use tower_http::timeout::TimeoutLayer;
+use tower_http::request_id::{PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::trace::{DefaultOnFailure, TraceLayer};
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
@@ -90,9 +89,20 @@ use crate::games::GameKind;
 use crate::pool::Pool;
 use crate::sessions::Sessions;
 
-/// Handles shared by every request.
+/// Handles shared by every request, behind one `Arc`: routes and layers
+/// clone the state for every request, and one count is all that costs.
 #[derive(Clone)]
-pub struct AppState {
+pub struct AppState(Arc<Shared>);
+
+impl std::ops::Deref for AppState {
+    type Target = Shared;
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
+}
+
+/// What [`AppState`] shares.
+pub struct Shared {
     pub config: Arc<Config>,
     pub pool: Pool,
     pub sessions: Sessions,
@@ -138,7 +148,7 @@ impl AppState {
         )
         .expect("the cache store URL is valid");
         let ponder = Ponder::new(cache.clone(), pool.clone(), config.ponder);
-        Self {
+        Self(Arc::new(Shared {
             cache,
             ponder,
             keys: Arc::new(keys::Keyring::from_config(&config)),
@@ -149,7 +159,7 @@ impl AppState {
             shutting_down: Arc::default(),
             openapi_yaml: openapi_yaml().into(),
             docs_html: docs_html().into(),
-        }
+        }))
     }
 }
 
@@ -205,19 +215,24 @@ pub fn app(state: AppState) -> Router {
     let (routes, _) = api_router().split_for_parts();
     // The play page is not an API route: it stays out of the document.
     let routes = routes.merge(page::router()).merge(docs::router());
-    // Requests may wait for a worker before searching for up to the cap.
-    let request_timeout =
-        Duration::from_millis(config.max_time_ms.saturating_mul(2).saturating_add(30_000));
+    // The one wait without a bound of its own is a search's wait for a
+    // worker (the stores' calls have short timeouts): it is bounded where
+    // it happens, so the requests answered at once pay for no timer.
+    state.pool.limit_waits(Duration::from_millis(
+        config.max_time_ms.saturating_mul(2).saturating_add(30_000),
+    ));
 
     // Outermost first: every request gets an id, then a span that logs it,
     // the id is echoed back, the errors responses carry are logged (inside
     // the span, so with the id; outside the panic catcher, so a panic is
     // logged too), panics become 500s, bare error statuses from lower
-    // layers become problem+json, then CORS and the overall timeout.
+    // layers become problem+json, then CORS.
     // Compression sits just inside the id and the span, so the logged
     // response and its errors are the uncompressed ones.
     let middleware = ServiceBuilder::new()
-        .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))
+        .layer(SetRequestIdLayer::x_request_id(
+            middleware::RequestIds::new(),
+        ))
         .layer(
             TraceLayer::new_for_http()
                 .make_span_with(access_log::AccessSpans::new(config.access_log))
@@ -246,7 +261,7 @@ pub fn app(state: AppState) -> Router {
                         .and(NotForContentType::IMAGES),
                 ),
         )
-        .layer(map_response(error::log_errors))
+        .layer(MapResponseLayer::new(error::log_errors))
         .layer(CatchPanicLayer::custom(
             |panic: Box<dyn std::any::Any + Send>| {
                 let message = panic
@@ -257,12 +272,8 @@ pub fn app(state: AppState) -> Router {
                 ApiError::internal("a handler panicked", message).into_response()
             },
         ))
-        .layer(map_response(middleware::problem_for_bare_errors))
-        .layer(middleware::cors(&config.cors_origins))
-        .layer(TimeoutLayer::with_status_code(
-            StatusCode::SERVICE_UNAVAILABLE,
-            request_timeout,
-        ));
+        .layer(MapResponseLayer::new(middleware::problem_for_bare_errors))
+        .layer(middleware::cors(&config.cors_origins));
 
     // Installed before the first request so even the first is counted.
     metrics::handle();
@@ -290,7 +301,7 @@ mod tests {
     use std::sync::Mutex;
 
     use axum::body::Body;
-    use axum::http::Request;
+    use axum::http::{Request, StatusCode};
     use tower::ServiceExt;
     use tracing_subscriber::fmt::MakeWriter;
 
