@@ -249,7 +249,7 @@ pub fn app(state: AppState) -> Router {
         // compressed served a third as many requests a second, an 8-line
         // answer of 1.6 KB still 28% fewer), so only bodies of 2 KiB or more
         // are compressed, at the fastest level.
-        .layer(
+        .layer(middleware::CompressLayer::new(
             CompressionLayer::new()
                 .gzip(true)
                 .br(true)
@@ -260,7 +260,7 @@ pub fn app(state: AppState) -> Router {
                         .and(NotForContentType::GRPC)
                         .and(NotForContentType::IMAGES),
                 ),
-        )
+        ))
         .layer(MapResponseLayer::new(error::log_errors))
         .layer(CatchPanicLayer::custom(
             |panic: Box<dyn std::any::Any + Send>| {
