@@ -12,6 +12,7 @@
 # (quicker to build, slower to serve: the ratios come out lower).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benches/wrk_post.sh
 secs=${1:-10}
 runs=${2:-3}
 port=${GAMEAI_BENCH_PORT:-18481}
@@ -41,16 +42,8 @@ done
 
 # The same search, once past the analysis cache (searched on a worker every
 # time) and once as it comes (repeated, so the cache answers it).
-cat >"$searched" <<'LUA'
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-wrk.body = '{"game":"tictactoe","moves":["a1","b2","b1","c3"],"cache":false}'
-LUA
-cat >"$repeated" <<'LUA'
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-wrk.body = '{"game":"tictactoe","moves":["a1","b2","b1","c3"]}'
-LUA
+wrk_post "$searched" '{"game":"tictactoe","moves":["a1","b2","b1","c3"],"cache":false}'
+wrk_post "$repeated" '{"game":"tictactoe","moves":["a1","b2","b1","c3"]}'
 
 # One wrk run: "requests/s p50 p99".
 measure() {

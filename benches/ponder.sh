@@ -7,6 +7,7 @@
 # Usage: bash benches/ponder.sh [seconds] [connections...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benches/wrk_post.sh
 secs=${1:-12}
 shift || true
 conns=("${@:-1 3}")
@@ -16,11 +17,7 @@ tmp=$(mktemp -d)
 pids=()
 trap 'kill "${pids[@]}" 2>/dev/null; rm -rf "$tmp"' EXIT
 
-cat >"$tmp/search.lua" <<'LUA'
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-wrk.body = '{"game":"othello","moves":"f5 d6 c3 d3 c4","depth":7,"cache":false}'
-LUA
+wrk_post "$tmp/search.lua" '{"game":"othello","moves":"f5 d6 c3 d3 c4","depth":7,"cache":false}'
 
 echo "| pondering | connections | requests/s | p50 | p99 | pondered positions | pondering time |"
 echo "|---|---|---|---|---|---|---|"

@@ -6,6 +6,7 @@
 # Usage: bash benches/sessions.sh [seconds]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. benches/wrk_post.sh
 secs=${1:-10}
 port=${GAMEAI_BENCH_PORT:-18482}
 redis_port=${GAMEAI_BENCH_REDIS_PORT:-18483}
@@ -14,16 +15,8 @@ tmp=$(mktemp -d)
 pids=()
 trap 'kill "${pids[@]}" 2>/dev/null; rm -rf "$tmp"' EXIT
 
-cat >"$tmp/search.lua" <<'LUA'
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-wrk.body = '{"game":"tictactoe","moves":[],"depth":1}'
-LUA
-cat >"$tmp/create.lua" <<'LUA'
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-wrk.body = '{"game":"tictactoe","ai":{"plays":"X","depth":1}}'
-LUA
+wrk_post "$tmp/search.lua" '{"game":"tictactoe","moves":[],"depth":1}'
+wrk_post "$tmp/create.lua" '{"game":"tictactoe","ai":{"plays":"X","depth":1}}'
 # One connection per thread: the thread's Lua state follows one session.
 cat >"$tmp/cycle.lua" <<'LUA'
 local step, id = 0, nil
