@@ -7,7 +7,8 @@ pub mod load;
 pub mod redis;
 pub mod require;
 
-use std::net::TcpListener;
+use std::io::{Read, Write};
+use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -106,11 +107,19 @@ pub struct Server {
 
 impl Server {
     pub fn start(envs: &[(&str, &str)]) -> Self {
-        let port = TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
+        // A port found free can be taken before the server binds it (by
+        // another test, or by a probe that connected to itself): then the
+        // server exits at once, and it is started again on another port.
+        for _ in 0..3 {
+            if let Some(server) = Self::try_start(envs) {
+                return server;
+            }
+        }
+        panic!("the server did not start listening on three free ports");
+    }
+
+    fn try_start(envs: &[(&str, &str)]) -> Option<Self> {
+        let port = redis::free_port();
         let addr = format!("127.0.0.1:{port}");
         let mut command = Command::new(env!("CARGO_BIN_EXE_gameai"));
         command
@@ -122,19 +131,23 @@ impl Server {
             command.env(k, v);
         }
         let child = command.spawn().expect("the gameai binary starts");
-        let server = Server {
+        let mut server = Server {
             child,
             base: format!("http://{addr}"),
         };
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while std::net::TcpStream::connect(&addr).is_err() {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let probe = "GET /healthz HTTP/1.1\r\nhost: test\r\nconnection: close\r\n\r\n";
+        while !answers(&addr, probe, "HTTP/1.1 200") {
+            if server.child.try_wait().unwrap().is_some() {
+                return None;
+            }
             assert!(
                 Instant::now() < deadline,
                 "the server did not start listening"
             );
             std::thread::sleep(Duration::from_millis(20));
         }
-        server
+        Some(server)
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -168,4 +181,20 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Whether whatever listens at `addr` answers `request` with a reply that
+/// starts with `expected`. A bare connect is not proof of a listener: a
+/// loopback connect to a free port in the ephemeral range can connect to
+/// itself, and then reads back its own request.
+pub fn answers(addr: &str, request: &str, expected: &str) -> bool {
+    let Ok(mut stream) = TcpStream::connect(addr) else {
+        return false;
+    };
+    let limit = Some(Duration::from_secs(2));
+    if stream.set_read_timeout(limit).is_err() || stream.write_all(request.as_bytes()).is_err() {
+        return false;
+    }
+    let mut reply = vec![0; expected.len()];
+    stream.read_exact(&mut reply).is_ok() && reply == expected.as_bytes()
 }

@@ -1,6 +1,6 @@
 //! A throwaway `redis-server` for the tests that share state through Redis.
 
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -41,7 +41,8 @@ impl Redis {
             Err(e) => panic!("redis-server does not start: {e}"),
         };
         let deadline = Instant::now() + Duration::from_secs(10);
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        let addr = format!("127.0.0.1:{port}");
+        while !super::answers(&addr, "PING\r\n", "+PONG") {
             assert!(Instant::now() < deadline, "redis-server did not start");
             std::thread::sleep(Duration::from_millis(20));
         }
