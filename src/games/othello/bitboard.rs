@@ -414,6 +414,65 @@ pub fn stable_discs(p: u64, o: u64) -> u64 {
     stable_discs_on::<false>(p, o)
 }
 
+/// The board turned upside down (row 1 becomes row 8).
+#[inline]
+pub fn flip_vertical(b: u64) -> u64 {
+    b.swap_bytes()
+}
+
+/// The board mirrored left to right (column a becomes column h).
+#[inline]
+pub fn mirror_horizontal(b: u64) -> u64 {
+    const K1: u64 = 0x5555_5555_5555_5555;
+    const K2: u64 = 0x3333_3333_3333_3333;
+    const K4: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+    let b = ((b >> 1) & K1) | ((b & K1) << 1);
+    let b = ((b >> 2) & K2) | ((b & K2) << 2);
+    ((b >> 4) & K4) | ((b & K4) << 4)
+}
+
+/// The board mirrored in its a1–h8 diagonal (rows become columns).
+#[inline]
+pub fn flip_diagonal(b: u64) -> u64 {
+    const K1: u64 = 0x5500_5500_5500_5500;
+    const K2: u64 = 0x3333_0000_3333_0000;
+    const K4: u64 = 0x0F0F_0F0F_0000_0000;
+    let t = K4 & (b ^ (b << 28));
+    let b = b ^ t ^ (t >> 28);
+    let t = K2 & (b ^ (b << 14));
+    let b = b ^ t ^ (t >> 14);
+    let t = K1 & (b ^ (b << 7));
+    b ^ t ^ (t >> 7)
+}
+
+/// One of the board's eight symmetries, `s` in `0..8`: bit 2 mirrors in
+/// the diagonal first, then bit 1 turns the board upside down and bit 0
+/// mirrors it left to right.
+#[inline]
+pub fn transform(s: usize, b: u64) -> u64 {
+    let b = if s & 4 != 0 { flip_diagonal(b) } else { b };
+    let b = if s & 2 != 0 { flip_vertical(b) } else { b };
+    if s & 1 != 0 { mirror_horizontal(b) } else { b }
+}
+
+/// The square `sq` under [`transform`]`(s, ..)`.
+#[inline]
+pub fn transform_square(s: usize, sq: usize) -> usize {
+    transform(s, 1 << sq).trailing_zeros() as usize
+}
+
+/// The symmetry that undoes [`transform`]`(s, ..)`.
+#[inline]
+pub fn inverse_transform(s: usize) -> usize {
+    // The mirrors undo themselves; after a diagonal mirror, the other two
+    // trade places.
+    if s & 4 != 0 && s & 3 != 0 && s & 3 != 3 {
+        s ^ 3
+    } else {
+        s
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -576,6 +635,26 @@ mod tests {
                 stable_white |= stable_discs(white, black);
                 std::mem::swap(&mut p, &mut o);
                 black_to_move = !black_to_move;
+            }
+        }
+    }
+
+    #[test]
+    fn symmetries_move_squares_as_the_board_geometry_says() {
+        for sq in 0..64usize {
+            let (r, c) = (sq / 8, sq % 8);
+            assert_eq!(transform_square(1, sq), r * 8 + (7 - c));
+            assert_eq!(transform_square(2, sq), (7 - r) * 8 + c);
+            assert_eq!(transform_square(4, sq), c * 8 + r);
+        }
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..1000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            for s in 0..8 {
+                assert_eq!(transform(inverse_transform(s), transform(s, x)), x, "{s}");
+                assert_eq!(transform(s, x).count_ones(), x.count_ones());
             }
         }
     }
