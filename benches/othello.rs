@@ -3,8 +3,13 @@
 //!
 //! `cargo bench --bench othello` runs perft and #40–#59; arguments narrow
 //! it: `perft`, `ffo`, FFO numbers/ranges such as `40-49` or `41 45`, and
-//! `cap=S` to give up on a position after S seconds (reported as such).
-//! `strength [ms]` plays the engine (default 1000 ms per move) against a
+//! `cap=S` to give up on a position after S seconds (reported as such),
+//! and `zebra=DIR` to solve each position with Zebra too (the `zebra`
+//! binary and `coeffs2.bin` in DIR, built as `../shared/ANCHORS.md` says),
+//! one process right after ours, for a side-by-side CPU time.
+//! `depth [D]` searches 24 midgame positions to depth D (default 10) with
+//! and without ProbCut, and prints nodes, time and how often the moves
+//! agree. `strength [ms]` plays the engine (default 1000 ms per move) against a
 //! positional-weight player over fixed openings, both colours. `midgame`
 //! shows the depth the default one-second search reaches in a few openings.
 //!
@@ -30,15 +35,51 @@ fn load(file: &str, first: usize) -> Vec<Ffo> {
     ffo::load(file, first).unwrap_or_default()
 }
 
-/// User plus system CPU time of this process so far, in seconds.
-fn cpu_seconds() -> f64 {
+/// User plus system CPU time so far, in seconds, of this process
+/// (`libc::RUSAGE_SELF`) or of its finished children (`RUSAGE_CHILDREN`).
+fn cpu_seconds_of(who: libc::c_int) -> f64 {
     // SAFETY: getrusage only writes the struct it is given.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
+    if unsafe { libc::getrusage(who, &mut usage) } != 0 {
         return 0.0;
     }
     let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
     secs(usage.ru_utime) + secs(usage.ru_stime)
+}
+
+fn cpu_seconds() -> f64 {
+    cpu_seconds_of(libc::RUSAGE_SELF)
+}
+
+/// Zebra's exact solve of `pos` (its binary in `dir`): the CPU seconds it
+/// took, its score and its move, from the last line of its search output.
+fn zebra_solve(dir: &str, pos: &Othello) -> Option<(f64, i32, String)> {
+    let board: String = pos.rows().concat().replace('.', "-");
+    let side = if pos.to_move() == Player::X {
+        "Black"
+    } else {
+        "White"
+    };
+    let file = std::env::temp_dir().join(format!("gameai-zebra-{}.txt", std::process::id()));
+    std::fs::write(&file, format!("{board}\n{side}\n")).ok()?;
+    let before = cpu_seconds_of(libc::RUSAGE_CHILDREN);
+    let out = std::process::Command::new(std::path::Path::new(dir).join("zebra"))
+        .current_dir(dir)
+        .arg("-g")
+        .arg(&file)
+        .args(["-test", "-l", "60", "60", "60", "60", "60", "60"])
+        .args(["-b", "0", "-r", "0", "-h", "24"])
+        .output()
+        .ok()?;
+    let cpu = cpu_seconds_of(libc::RUSAGE_CHILDREN) - before;
+    let _ = std::fs::remove_file(&file);
+    // "-->  20  +38         18727124  a2 b1 c1 b6 c7     0.9 s  ..."
+    let text = String::from_utf8_lossy(&out.stdout);
+    let last = text.lines().rfind(|l| l.starts_with("-->"))?;
+    let mut words = last.split_whitespace().skip(2);
+    let score = words.next()?.parse().ok()?;
+    let mv = words.nth(1)?.to_owned();
+    Some((cpu, score, mv))
 }
 
 fn wanted(args: &[String], number: usize) -> bool {
@@ -70,6 +111,14 @@ fn main() {
         midgame();
         return;
     }
+    if has("depth") {
+        let depth = args
+            .iter()
+            .find_map(|a| a.parse::<u32>().ok())
+            .unwrap_or(10);
+        fixed_depth(depth);
+        return;
+    }
     if has("strength") {
         let ms = args
             .iter()
@@ -81,6 +130,7 @@ fn main() {
     let cap = args
         .iter()
         .find_map(|a| a.strip_prefix("cap=")?.parse::<f64>().ok());
+    let zebra = args.iter().find_map(|a| a.strip_prefix("zebra="));
     let run_perft = has("perft") || (!has("ffo") && !numbers_given);
     let run_ffo = has("ffo") || numbers_given || !has("perft");
 
@@ -121,12 +171,25 @@ fn main() {
         return;
     }
     println!();
+    let zebra_columns = if zebra.is_some() {
+        (
+            " zebra cpu s | zebra score, move | cpu ratio |",
+            "---|---|---|",
+        )
+    } else {
+        ("", "")
+    };
     println!(
-        "| FFO | empties | score | expected | ok | move | best moves | nodes | time s | cpu s | Mnps |"
+        "| FFO | empties | score | expected | ok | move | best moves | nodes | time s | cpu s | Mnps |{}",
+        zebra_columns.0
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|---|");
+    println!(
+        "|---|---|---|---|---|---|---|---|---|---|---|{}",
+        zebra_columns.1
+    );
     let mut ws = Workspace::default();
     let mut totals = [(0u64, 0f64, 0f64, 0usize, 0usize); 2];
+    let mut zebra_totals = [0f64; 2];
     for ffo in &problems {
         let start = Instant::now();
         let cpu_start = cpu_seconds();
@@ -138,8 +201,19 @@ fn main() {
         let score = report.proven.and_then(|p| p.disc_diff);
         let ok =
             score == Some(ffo.best_score) && ffo.best_moves.contains(&report.best_move.notation);
+        let theirs = zebra.map(|dir| zebra_solve(dir, &ffo.pos));
+        let zebra_cells = match &theirs {
+            None => String::new(),
+            Some(None) => " failed | | |".to_owned(),
+            Some(Some((zcpu, zscore, zmove))) => {
+                format!(
+                    " {zcpu:.2} | {zscore:+} {zmove} | {:.2} |",
+                    cpu / zcpu.max(1e-9)
+                )
+            }
+        };
         println!(
-            "| #{} | {} | {} | {:+} | {} | {} | {} | {} | {:.2} | {:.2} | {:.1} |",
+            "| #{} | {} | {} | {:+} | {} | {} | {} | {} | {:.2} | {:.2} | {:.1} |{zebra_cells}",
             ffo.number,
             ffo.pos.empties(),
             score.map_or("gave up".to_owned(), |s| format!("{s:+}")),
@@ -161,6 +235,9 @@ fn main() {
         t.2 += cpu;
         t.3 += 1;
         t.4 += usize::from(ok);
+        if let Some(Some((zcpu, _, _))) = theirs {
+            zebra_totals[usize::from(ffo.number >= 50)] += zcpu;
+        }
     }
     println!();
     for (i, (nodes, secs, cpu, count, ok)) in totals.iter().enumerate() {
@@ -170,6 +247,13 @@ fn main() {
                 "{range}: {count} positions, {ok} correct, {nodes} nodes, {secs:.1} s wall, {cpu:.1} s cpu, {:.1} M nodes/cpu s",
                 *nodes as f64 / cpu.max(1e-9) / 1e6
             );
+            if zebra.is_some() {
+                let theirs = zebra_totals[i];
+                println!(
+                    "{range}: Zebra {theirs:.1} s cpu; ours {:.2}x of Zebra's",
+                    cpu / theirs.max(1e-9)
+                );
+            }
         }
     }
 }
@@ -306,4 +390,100 @@ fn midgame() {
             report.nodes as f64 / report.time_ms.max(1) as f64 / 1e3
         );
     }
+}
+
+/// Midgame positions for fixed-depth runs: random 8-ply openings (fixed
+/// seed), continued by the positional player to 44, 36 and 28 empties.
+fn bench_positions() -> Vec<Othello> {
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut out = Vec::new();
+    while out.len() < 24 {
+        let target = [44, 36, 28][out.len() % 3];
+        let mut pos = Othello::default();
+        let mut ply = 0;
+        while !pos.is_over() && pos.empties() > target {
+            let m = pos.legal_moves();
+            let mv = if m == 0 {
+                PASS
+            } else if ply < 8 {
+                Squares(m)
+                    .nth(next() as usize % m.count_ones() as usize)
+                    .map_or(PASS, |sq| sq as Move)
+            } else {
+                positional_move(&pos)
+            };
+            pos.play(mv);
+            ply += 1;
+        }
+        if !pos.is_over() && pos.legal_moves() != 0 {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+/// Each bench position searched to `depth`, with ProbCut (the service's
+/// search) and without it.
+fn fixed_depth(depth: u32) {
+    use gameai::games::othello::midgame::{Midgame, MidgameTable};
+    let positions = bench_positions();
+    let mut table = MidgameTable::default();
+    println!(
+        "| empties | ProbCut nodes | ms | exact nodes | ms | same move | score, ProbCut / exact |"
+    );
+    println!("|---|---|---|---|---|---|---|");
+    let mut totals = [(0u64, 0f64); 2];
+    let mut same = 0;
+    for pos in &positions {
+        let (p, o) = pos.player_opponent();
+        let mut results = Vec::new();
+        for (i, exact) in [false, true].into_iter().enumerate() {
+            let limits = Limits::depth(depth);
+            table.new_search();
+            let start = Instant::now();
+            let mut order: Vec<Move> = Squares(pos.legal_moves()).map(|sq| sq as Move).collect();
+            let mut nodes = 0;
+            let mut best = (PASS, 0);
+            for d in 1..=depth {
+                let mid = Midgame::new(&mut table, &limits);
+                let mut mid = if exact { mid.exact() } else { mid };
+                let iteration = mid.root(p, o, &order, d);
+                nodes += mid.nodes;
+                order = iteration.scored.iter().map(|&(mv, _)| mv).collect();
+                best = iteration.scored[0];
+            }
+            let ms = start.elapsed().as_secs_f64() * 1e3;
+            totals[i].0 += nodes;
+            totals[i].1 += ms;
+            results.push((nodes, ms, best));
+        }
+        let agree = results[0].2.0 == results[1].2.0;
+        same += usize::from(agree);
+        println!(
+            "| {} | {} | {:.0} | {} | {:.0} | {} | {} / {} |",
+            pos.empties(),
+            results[0].0,
+            results[0].1,
+            results[1].0,
+            results[1].1,
+            if agree { "yes" } else { "no" },
+            results[0].2.1,
+            results[1].2.1,
+        );
+    }
+    println!(
+        "\ndepth {depth}, {} positions: ProbCut {} nodes in {:.0} ms, exact {} nodes in {:.0} ms; same move {same} of {}",
+        positions.len(),
+        totals[0].0,
+        totals[0].1,
+        totals[1].0,
+        totals[1].1,
+        positions.len()
+    );
 }

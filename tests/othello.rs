@@ -239,6 +239,112 @@ fn a_solve_that_does_not_fit_leaves_the_midgame_answer() {
     );
 }
 
+/// The midgame search alone, iterative deepening from the legal moves in
+/// square order within `limits`: the depth it completes and the best move
+/// of every depth it started.
+fn midgame_alone(pos: &Othello, limits: &Limits) -> (u32, Vec<String>) {
+    use gameai::games::othello::midgame::{Midgame, MidgameTable};
+    let (p, o) = pos.player_opponent();
+    let mut order: Vec<u8> = Squares(moves(p, o)).map(|sq| sq as u8).collect();
+    let mut table = MidgameTable::default();
+    let (mut depth, mut best) = (0, Vec::new());
+    for d in 1..=limits.depth.min(pos.empties() - 1) {
+        let iteration = Midgame::new(&mut table, limits).root(p, o, &order, d);
+        if let Some((mv, _)) = iteration.best() {
+            best.push(gameai::games::othello::notation(mv));
+        }
+        if !iteration.complete {
+            break;
+        }
+        order = iteration.scored.iter().map(|&(mv, _)| mv).collect();
+        depth = d;
+    }
+    (depth, best)
+}
+
+/// Near the end, under a deadline, an answer is the exact solve, a
+/// selective pass of the solver to the end of the game, or the midgame
+/// search's own: never a shallower fallback when the solve does not finish
+/// in time. A midgame answer is at most a ply short of what the midgame
+/// search alone completes in the same time, and its move is the one the
+/// midgame search alone chooses at that depth or the next; a selective
+/// pass's move loses at most a few discs by the exact values.
+#[test]
+fn late_answers_come_from_the_solve_or_the_full_midgame_search() {
+    let Some(mut problems) = ffo::load("fforum-20-39.obf", 20) else {
+        return;
+    };
+    problems.extend(ffo::load("fforum-40-59.obf", 40).unwrap_or_default());
+    let late: Vec<_> = problems
+        .iter()
+        .filter(|f| (17..=22).contains(&f.pos.empties()))
+        .collect();
+    assert!(late.len() >= 15, "{} positions", late.len());
+    let mut ws = Workspace::default();
+    GameKind::prepare_all(&mut ws);
+    let budget = std::time::Duration::from_millis(100);
+    let (mut solved, mut passes, mut searched) = (0, 0, 0);
+    for ffo in late {
+        let spec = board_spec(
+            &ffo.pos
+                .rows()
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>(),
+            ffo.pos.to_move(),
+        );
+        let pos = GameKind::Othello.parse(&spec).unwrap();
+        // The midgame search alone in the same time, just before and just
+        // after the answer (the machine's load varies; the shallower counts).
+        let alone = || {
+            let mut alone = Limits::depth(60);
+            alone.deadline = Some(std::time::Instant::now() + budget);
+            midgame_alone(&ffo.pos, &alone).0
+        };
+        let before = alone();
+        let mut limits = Limits::depth(60);
+        limits.deadline = Some(std::time::Instant::now() + budget);
+        let answer = pos.search(&limits, &mut ws);
+        let depth = before.min(alone());
+        let number = ffo.number;
+        if let Some(proven) = answer.proven {
+            assert_eq!(proven.disc_diff, Some(ffo.best_score), "FFO #{number}");
+            assert!(
+                ffo.best_moves.contains(&answer.best_move.notation),
+                "FFO #{number}"
+            );
+            solved += 1;
+        } else if answer.depth == ffo.pos.empties() {
+            let value = ffo
+                .values
+                .iter()
+                .find(|(mv, _)| *mv == answer.best_move.notation);
+            assert!(
+                value.is_some_and(|&(_, v)| v >= ffo.best_score - 6),
+                "FFO #{number}: the selective pass chose {} ({value:?}), the best is {:+}",
+                answer.best_move.notation,
+                ffo.best_score
+            );
+            passes += 1;
+        } else {
+            assert!(
+                answer.depth + 1 >= depth,
+                "FFO #{number}: depth {} where the midgame search alone completes {depth}",
+                answer.depth
+            );
+            let (_, best) = midgame_alone(&ffo.pos, &Limits::depth(answer.depth + 1));
+            let d = answer.depth as usize;
+            assert!(
+                best[d.saturating_sub(1)..].contains(&answer.best_move.notation),
+                "FFO #{number}: {} at depth {d}, the midgame search alone chose {best:?}",
+                answer.best_move.notation
+            );
+            searched += 1;
+        }
+    }
+    eprintln!("{solved} solved, {passes} by a selective pass, {searched} by the midgame search");
+}
+
 #[test]
 fn the_default_search_moves_quickly_from_the_start() {
     let info = GameKind::Othello.info();

@@ -15,6 +15,8 @@ pub struct Ffo {
     pub pos: Othello,
     pub best_score: i32,
     pub best_moves: Vec<String>,
+    /// Every move the file scores, with its exact value.
+    pub values: Vec<(String, i32)>,
 }
 
 /// The positions of `file` under `../shared/data/othello/`, numbered from
@@ -55,10 +57,11 @@ pub fn load(file: &str, first: usize) -> Option<Vec<Ffo>> {
             pos: Othello::new(black, white, side).expect("no overlap"),
             best_score,
             best_moves: scored
-                .into_iter()
+                .iter()
                 .filter(|s| s.1 == best_score)
-                .map(|s| s.0)
+                .map(|s| s.0.clone())
                 .collect(),
+            values: scored,
         });
     }
     Some(out)

@@ -1,8 +1,10 @@
 //! The midgame search: negamax alpha-beta with principal variation search
-//! on the bitboards, a transposition table, and move ordering by the
-//! opponent's mobility after the move (the table's move first). Leaves
-//! late in the game are valued by the trained pattern evaluation, earlier
-//! ones by the hand-made one.
+//! on the bitboards, a transposition table, ProbCut (Buro's forward
+//! pruning: a shallow search predicts the deep one's value) at null-window
+//! nodes, and move ordering by the table's move, then by the opponent's
+//! mobility after the move joined by the evaluation of the position after
+//! it, or deeper in the tree by a shallow search of it. Leaves are valued
+//! by the trained pattern evaluation ([`patterns`]).
 
 use arrayvec::ArrayVec;
 
@@ -13,26 +15,51 @@ use super::{Move, PASS, eval, patterns, zobrist};
 use crate::search::table::{Entry as TableEntry, Table, slots_for};
 use crate::search::{Bound, Clock, Limits};
 
-/// Leaves with at most this many empties are valued by the pattern
-/// evaluation: the range its weights were trained on, where it predicts
-/// the final result far better than the hand-made evaluation. (Measured on
-/// FFO #40-#49, where the midgame search orders the solver's root moves:
-/// 63 s of CPU against 69 s with the hand-made evaluation; #45 alone went
-/// from 19 s to 14 s.)
-const PATTERN_EMPTIES: u32 = 20;
 /// Pattern values (1/`SCALE` discs) are multiplied by this to land in the
-/// hand-made evaluation's range, where a disc is worth about a hundred.
+/// search's range, where a disc is worth about a hundred.
 const PATTERN_WEIGHT: i32 = 4;
 
-/// A leaf's value for `p` (to move) against `o`, in `±EVAL_BOUND`.
-#[inline(always)]
-fn evaluate<const V3: bool>(p: u64, o: u64) -> i32 {
-    if 64 - (p | o).count_ones() <= PATTERN_EMPTIES {
-        (patterns::value::<V3>(p, o) * PATTERN_WEIGHT).clamp(-EVAL_BOUND, EVAL_BOUND)
-    } else {
-        eval::value::<V3>(p, o)
-    }
+/// What values the search's leaves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Evaluation {
+    /// The trained pattern evaluation ([`patterns`]).
+    Patterns,
+    /// The hand-made evaluation ([`eval`]): what the trainer's first
+    /// generation plays with, so that no trained weights go into it.
+    Hand,
 }
+
+/// From this depth on, ProbCut may cut a null-window search short.
+const PROBCUT_MIN_DEPTH: u32 = 3;
+/// How far beyond the bound a ProbCut test asks the shallow value to be:
+/// 1.5 standard deviations of the deep value around the shallow one, six
+/// discs. The deviations were measured on self-play positions
+/// (`examples/othello_train.rs`, `probcut`): 4–5 discs for the depth pairs
+/// the search uses, growing with empties and the depths' gap. A margin
+/// from a linear fit to them (empties, shallow and deep depth) cut less and
+/// scored 27–35–2 against this constant in 64 games of self-play (−44 Elo,
+/// [−123, +32]), so the constant stays.
+const PROBCUT_MARGIN: i32 = 6 * DISC;
+
+/// The shallow search that predicts a `depth` search: about half as deep,
+/// with the same parity (the side to move at the leaves matters to the
+/// evaluation).
+#[inline]
+fn probcut_depth(depth: u32) -> u32 {
+    2 * (depth / 4) + (depth & 1)
+}
+
+/// One disc in search units.
+pub const DISC: i32 = patterns::SCALE * PATTERN_WEIGHT;
+/// From this depth on, moves are also ordered by the evaluation of the
+/// position after them.
+const ORDER_EVAL_DEPTH: u32 = 3;
+/// From this depth on, moves are ordered by a shallow search of the
+/// position after them: one ply, and one more every three plies of depth.
+const ORDER_SEARCH_DEPTH: u32 = 6;
+/// The evaluation's weight in the ordering key, where one opponent reply
+/// counts 16: a divisor of search units.
+const ORDER_EVAL_DIVISOR: i32 = DISC / 8;
 
 /// A finished game scores beyond every heuristic value, plus the margin.
 const GAME_OVER: i32 = EVAL_BOUND + 1_000;
@@ -144,10 +171,33 @@ impl MidgameTable {
     }
 }
 
+/// What one iteration at the root found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Iteration {
+    /// The moves searched to the end, best first, with their scores: the
+    /// best's exact (or, in an iteration stopped while confirming a move
+    /// that beat the others, a lower bound), the others' upper bounds.
+    /// All the root moves when the iteration is complete; the ones
+    /// finished when it was stopped (then none, if the first move was not).
+    pub scored: Vec<(Move, i32)>,
+    /// Whether every root move was searched.
+    pub complete: bool,
+}
+
+impl Iteration {
+    /// The iteration's best move and score, when it has one.
+    pub fn best(&self) -> Option<(Move, i32)> {
+        self.scored.first().copied()
+    }
+}
+
 /// One midgame search's state.
 pub struct Midgame<'a> {
     table: &'a mut MidgameTable,
     clock: Clock<'a>,
+    evaluation: Evaluation,
+    /// Whether ProbCut prunes (see [`Midgame::exact`]).
+    probcut: bool,
     pub nodes: u64,
     pub aborted: bool,
 }
@@ -157,15 +207,43 @@ impl<'a> Midgame<'a> {
         Self {
             table,
             clock: Clock::new(limits),
+            evaluation: Evaluation::Patterns,
+            probcut: true,
             nodes: 0,
             aborted: false,
         }
     }
 
-    /// Searches every root move to `depth` in the order given; returns each
-    /// move's score (exact for the best, a bound for the others), best first.
-    /// `None` if stopped before the iteration completed.
-    pub fn root(&mut self, p: u64, o: u64, order: &[Move], depth: u32) -> Option<Vec<(Move, i32)>> {
+    /// The same search with its leaves valued by `evaluation`.
+    pub fn with_evaluation(mut self, evaluation: Evaluation) -> Self {
+        self.evaluation = evaluation;
+        self
+    }
+
+    /// The same search without ProbCut's forward pruning: every move is
+    /// searched to the full depth, so the value is exactly the depth-limited
+    /// minimax value (what the tests compare with plain negamax).
+    pub fn exact(mut self) -> Self {
+        self.probcut = false;
+        self
+    }
+
+    /// A leaf's value for `p` (to move) against `o`, in `±EVAL_BOUND`.
+    #[inline(always)]
+    fn evaluate<const V3: bool>(&self, p: u64, o: u64) -> i32 {
+        match self.evaluation {
+            Evaluation::Patterns => {
+                (patterns::value::<V3>(p, o) * PATTERN_WEIGHT).clamp(-EVAL_BOUND, EVAL_BOUND)
+            }
+            Evaluation::Hand => eval::value::<V3>(p, o),
+        }
+    }
+
+    /// Searches every root move to `depth` in the order given. The best
+    /// move's score is exact, the others' are bounds; the moves come best
+    /// first. A search stopped before the end keeps what it finished (see
+    /// [`Iteration`]).
+    pub fn root(&mut self, p: u64, o: u64, order: &[Move], depth: u32) -> Iteration {
         if crate::cpu::has_v3() {
             self.root_search::<true>(p, o, order, depth)
         } else {
@@ -175,13 +253,7 @@ impl<'a> Midgame<'a> {
 
     crate::versioned! { V3;
     /// [`Midgame::root`] in one compiled version of the search.
-    pub(crate) fn root_search(
-        &mut self,
-        p: u64,
-        o: u64,
-        order: &[Move],
-        depth: u32,
-    ) -> Option<Vec<(Move, i32)>> {
+    pub(crate) fn root_search(&mut self, p: u64, o: u64, order: &[Move], depth: u32) -> Iteration {
         self.nodes += 1;
         let mut alpha = -INF;
         let mut scored = Vec::with_capacity(order.len());
@@ -193,23 +265,34 @@ impl<'a> Midgame<'a> {
             } else {
                 let probe = -self.search::<V3>(np, no, depth - 1, -alpha - 1, -alpha);
                 if probe > alpha && !self.aborted {
-                    -self.search::<V3>(np, no, depth - 1, -INF, -alpha)
+                    let exact = -self.search::<V3>(np, no, depth - 1, -INF, -alpha);
+                    if self.aborted {
+                        // Stopped while confirming a move that beat the
+                        // best: it is better all the same, by at least
+                        // what the probe found.
+                        scored.push((mv, probe));
+                        break;
+                    }
+                    exact
                 } else {
                     probe
                 }
             };
             if self.aborted {
-                return None;
+                break;
             }
             alpha = alpha.max(score);
             scored.push((mv, score));
         }
         // Stable: among equal bounds, the previous order stands.
         scored.sort_by_key(|s| std::cmp::Reverse(s.1));
-        let key = zobrist::hash(p, o);
-        self.table
-            .store(key, depth, scored[0].1, Bound::Exact, scored[0].0);
-        Some(scored)
+        let complete = !self.aborted;
+        if complete {
+            let key = zobrist::hash(p, o);
+            self.table
+                .store(key, depth, scored[0].1, Bound::Exact, scored[0].0);
+        }
+        Iteration { scored, complete }
     }
     }
 
@@ -222,7 +305,7 @@ impl<'a> Midgame<'a> {
             return 0;
         }
         if depth == 0 {
-            return evaluate::<V3>(p, o);
+            return self.evaluate::<V3>(p, o);
         }
         let m = moves_on::<V3>(p, o);
         if m == 0 {
@@ -237,7 +320,7 @@ impl<'a> Midgame<'a> {
             for sq in Squares(m) {
                 self.nodes += 1;
                 let f = flips_on::<V3>(p, o, sq);
-                let score = -evaluate::<V3>(o & !f, p | f | 1 << sq);
+                let score = -self.evaluate::<V3>(o & !f, p | f | 1 << sq);
                 best = best.max(score);
                 if best >= beta {
                     break;
@@ -259,14 +342,34 @@ impl<'a> Midgame<'a> {
             }
         }
 
+        if self.probcut && beta - alpha == 1 && depth >= PROBCUT_MIN_DEPTH {
+            if let Some(cut) = self.probcut::<V3>(p, o, depth, alpha) {
+                return cut;
+            }
+            if self.aborted {
+                return 0;
+            }
+        }
+
         let mut list: ArrayVec<(i32, u8, u64), 40> = ArrayVec::new();
         for sq in Squares(m) {
             let f = flips_on::<V3>(p, o, sq);
             let key = if sq as Move == tt_move {
                 i32::MIN
             } else {
-                let replies = weighted_mobility(moves_on::<V3>(o & !f, p | f | 1 << sq)) as i32;
-                replies * 16 - SQUARE_BONUS[sq] - ((CORNERS >> sq) & 1) as i32 * 64
+                let (np, no) = (o & !f, p | f | 1 << sq);
+                let replies = weighted_mobility(moves_on::<V3>(np, no)) as i32;
+                let mut key = replies * 16 - SQUARE_BONUS[sq] - ((CORNERS >> sq) & 1) as i32 * 64;
+                if depth >= ORDER_SEARCH_DEPTH {
+                    // The opponent's view of the position after the move,
+                    // searched a little.
+                    let shallow = (depth - ORDER_SEARCH_DEPTH) / 3 + 1;
+                    key += self.search::<V3>(np, no, shallow, -INF, INF) / ORDER_EVAL_DIVISOR;
+                } else if depth >= ORDER_EVAL_DEPTH {
+                    // The opponent's view of the position after the move.
+                    key += self.evaluate::<V3>(np, no) / ORDER_EVAL_DIVISOR;
+                }
+                key
             };
             list.push((key, sq as u8, f));
         }
@@ -306,6 +409,32 @@ impl<'a> Midgame<'a> {
         best
     }
     }
+
+    crate::versioned! { V3;
+    /// ProbCut (Buro): a shallow search predicts the deep one, so when the
+    /// shallow value is beyond `alpha` by more than the prediction's error
+    /// allows, the null-window search at `alpha` ends with that bound
+    /// without searching deep. `None` when neither test cuts.
+    fn probcut(&mut self, p: u64, o: u64, depth: u32, alpha: i32) -> Option<i32> {
+        let shallow = probcut_depth(depth);
+        let margin = PROBCUT_MARGIN;
+        let high = alpha + 1 + margin;
+        if high < EVAL_BOUND {
+            let value = self.search::<V3>(p, o, shallow, high - 1, high);
+            if value >= high && !self.aborted {
+                return Some(alpha + 1);
+            }
+        }
+        let low = alpha - margin;
+        if low > -EVAL_BOUND && !self.aborted {
+            let value = self.search::<V3>(p, o, shallow, low, low + 1);
+            if value <= low && !self.aborted {
+                return Some(alpha);
+            }
+        }
+        None
+    }
+    }
 }
 
 #[cfg(test)]
@@ -316,7 +445,7 @@ mod tests {
     /// Plain negamax on the evaluation, passes free as in the search.
     fn negamax(p: u64, o: u64, depth: u32) -> i32 {
         if depth == 0 {
-            return evaluate::<false>(p, o);
+            return (patterns::evaluate(p, o) * PATTERN_WEIGHT).clamp(-EVAL_BOUND, EVAL_BOUND);
         }
         let m = moves(p, o);
         if m == 0 {
@@ -365,11 +494,12 @@ mod tests {
             // One table through the iterations, as iterative deepening uses it.
             table.new_search();
             for depth in 1..=5 {
-                let scored = Midgame::new(&mut table, &limits)
-                    .root(p, o, &order, depth)
-                    .unwrap();
+                let iteration = Midgame::new(&mut table, &limits)
+                    .exact()
+                    .root(p, o, &order, depth);
+                assert!(iteration.complete);
                 assert_eq!(
-                    scored[0].1,
+                    iteration.scored[0].1,
                     negamax(p, o, depth),
                     "{p:#x} {o:#x} depth {depth}"
                 );

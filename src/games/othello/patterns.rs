@@ -9,13 +9,20 @@
 //! a symmetry (an edge read backwards) shares one weight between the two
 //! readings, so the evaluation is the same for all eight orientations of a
 //! position. A window is read in one step: its squares, gathered from each
-//! side's bitboard (`pext`), index a small table of base-3 values.
+//! side's bitboard (`pext`), index a small table of base-3 values. Beside
+//! the windows, each side's count of legal moves has a weight per count:
+//! mobility, which no window sees whole.
 //!
-//! The weights (`weights.bin`) were fitted by least squares to the exact
-//! final disc differences of positions from fixed-seed self-play, solved by
-//! our own solver; `examples/othello_train.rs` reproduces them.
+//! There are `STAGE_COUNT` stages of `STAGE_WIDTH` counts of empties each,
+//! from the end of the game to its start. The weights (`weights.bin`) were
+//! fitted by least squares to the final disc differences of 4.3 million
+//! positions from 100,000 fixed-seed self-play games, each game solved
+//! exactly from 18 empties on and its result backed up into the earlier
+//! positions; `examples/othello_train.sh` reproduces them.
 
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
+
+use super::bitboard::moves_on;
 
 /// Weights are in 1/`SCALE` discs.
 pub const SCALE: i32 = 32;
@@ -40,14 +47,19 @@ const SHAPES: [&[u8]; 11] = [
     &[4, 13, 22, 31],
 ];
 
-/// Game stages by empty squares: `STAGES[i]` is the fewest empties of
-/// stage `i`.
-pub const STAGES: [u32; 4] = [0, 11, 15, 18];
+/// Mobility weights per side: counts of legal moves from 0 up, the last
+/// for that many or more.
+const MOBILITY_COUNTS: usize = 24;
+
+/// Game stages by empty squares: a stage spans this many counts of empties.
+pub const STAGE_WIDTH: u32 = 4;
+/// The number of stages: the last one holds the start (60 empties) too.
+pub const STAGE_COUNT: usize = 15;
 
 /// The stage of a position with `empties` empty squares.
 #[inline]
 pub fn stage(empties: u32) -> usize {
-    STAGES.iter().rposition(|&s| empties >= s).unwrap_or(0)
+    (empties.min(STAGE_WIDTH * STAGE_COUNT as u32 - 1) / STAGE_WIDTH) as usize
 }
 
 /// The eight symmetries of the board, as maps of squares.
@@ -89,6 +101,9 @@ struct Layout {
     /// its mask, lowest square first) the base-3 value of ones on those
     /// squares in the window's reading order.
     digits: Vec<u16>,
+    /// Where the mobility weights start in a stage's table: the side to
+    /// move's, then the opponent's.
+    mobility: usize,
     full: usize,
     canonical: Vec<u32>,
     canonical_count: usize,
@@ -177,11 +192,15 @@ static LAYOUT: LazyLock<Layout> = LazyLock::new(|| {
     // the features in, which the committed weights depend on to the last
     // bit.
     windows.sort_by_key(|w| w.symmetry);
+    // Then each side's mobility, one weight per count of moves.
+    canonical.extend((0..2 * MOBILITY_COUNTS as u32).map(|i| canonical_count as u32 + i));
+    canonical_count += 2 * MOBILITY_COUNTS;
     Layout {
         reads: windows.iter().map(|w| w.read).collect(),
         windows,
         digits,
-        full: base,
+        mobility: base,
+        full: base + 2 * MOBILITY_COUNTS,
         canonical,
         canonical_count,
     }
@@ -198,7 +217,7 @@ pub fn window_count() -> usize {
 }
 
 /// The canonical weight indices of `p`'s position (to move) against `o`,
-/// within one stage: one per window.
+/// within one stage: one per window, then the two mobility weights.
 pub fn features(p: u64, o: u64) -> Vec<usize> {
     let layout = &*LAYOUT;
     let v3 = crate::cpu::has_v3();
@@ -209,14 +228,26 @@ pub fn features(p: u64, o: u64) -> Vec<usize> {
             layout.index::<false>(r, p, o)
         }
     };
+    let (mine, theirs) = layout.mobility_indices::<false>(p, o);
     layout
         .reads
         .iter()
         .map(|r| layout.canonical[r.base + index(r)] as usize)
+        .chain([mine, theirs].map(|i| layout.canonical[i] as usize))
         .collect()
 }
 
 impl Layout {
+    /// The indices of the two mobility weights in a stage's table.
+    #[inline(always)]
+    fn mobility_indices<const V3: bool>(&self, p: u64, o: u64) -> (usize, usize) {
+        let count = |a, b| (moves_on::<V3>(a, b).count_ones() as usize).min(MOBILITY_COUNTS - 1);
+        (
+            self.mobility + count(p, o),
+            self.mobility + MOBILITY_COUNTS + count(o, p),
+        )
+    }
+
     /// A window's index within its shape's table: one digit per square
     /// (0 empty, 1 `p`, 2 `o`), the first square of the reading order
     /// lowest.
@@ -270,30 +301,44 @@ fn index(squares: &[u8], p: u64, o: u64) -> usize {
 /// The trained weights, little-endian `i16`, stage after stage.
 static WEIGHTS_FILE: &[u8] = include_bytes!("weights.bin");
 
-/// The weights expanded to every reading, stage after stage.
-static TABLE: LazyLock<Vec<i16>> = LazyLock::new(|| {
+/// The weights expanded to every reading, stage after stage: the committed
+/// ones unless [`install`] chose others first.
+static TABLE: OnceLock<Vec<i16>> = OnceLock::new();
+
+fn table() -> &'static [i16] {
+    TABLE.get_or_init(|| expand(WEIGHTS_FILE).expect("weights.bin matches the pattern layout"))
+}
+
+/// The weights of a weights file expanded to every reading; `None` when
+/// the file does not fit the layout.
+fn expand(file: &[u8]) -> Option<Vec<i16>> {
     let layout = &*LAYOUT;
-    let stored: Vec<i16> = WEIGHTS_FILE
+    let stored: Vec<i16> = file
         .chunks_exact(2)
         .map(|b| i16::from_le_bytes([b[0], b[1]]))
         .collect();
     let per_stage = layout.canonical_count;
-    assert_eq!(
-        stored.len(),
-        per_stage * STAGES.len(),
-        "weights.bin does not match the pattern layout"
-    );
-    let mut table = Vec::with_capacity(layout.full * STAGES.len());
-    for stage in 0..STAGES.len() {
-        let weights = &stored[stage * per_stage..(stage + 1) * per_stage];
+    if file.len() % 2 != 0 || stored.len() != per_stage * STAGE_COUNT {
+        return None;
+    }
+    let mut table = Vec::with_capacity(layout.full * STAGE_COUNT);
+    for weights in stored.chunks_exact(per_stage) {
         table.extend(layout.canonical.iter().map(|&c| weights[c as usize]));
     }
-    table
-});
+    Some(table)
+}
+
+/// Uses the weights of `file` (as `weights.bin` is laid out) instead of the
+/// committed ones, for the whole process: the trainer plays and solves with
+/// one generation's weights to make the next. It must come before the first
+/// evaluation; false when it came too late or the file does not fit.
+pub fn install(file: &[u8]) -> bool {
+    expand(file).is_some_and(|table| TABLE.set(table).is_ok())
+}
 
 /// Expands the weights now rather than in the first search.
 pub fn prepare() {
-    LazyLock::force(&TABLE);
+    table();
 }
 
 /// The position's value for `p` (to move) against `o`: the expected final
@@ -311,12 +356,15 @@ crate::versioned! { V3;
 pub fn value(p: u64, o: u64) -> i32 {
     let layout = &*LAYOUT;
     let empties = 64 - (p | o).count_ones();
-    let table = &TABLE[stage(empties) * layout.full..];
+    let table = &table()[stage(empties) * layout.full..];
+    let (mine, theirs) = layout.mobility_indices::<V3>(p, o);
     layout
         .reads
         .iter()
         .map(|r| i32::from(table[r.base + layout.index::<V3>(r, p, o)]))
-        .sum()
+        .sum::<i32>()
+        + i32::from(table[mine])
+        + i32::from(table[theirs])
 }
 }
 
@@ -369,7 +417,7 @@ mod tests {
     #[test]
     fn the_layout_reads_46_windows() {
         assert_eq!(window_count(), 46);
-        assert_eq!(TABLE.len(), LAYOUT.full * STAGES.len());
+        assert_eq!(table().len(), LAYOUT.full * STAGE_COUNT);
     }
 
     #[test]
@@ -395,8 +443,9 @@ mod tests {
     #[test]
     fn stages_cover_every_count_of_empties() {
         assert_eq!(stage(0), 0);
-        assert_eq!(stage(10), 0);
-        assert_eq!(stage(11), 1);
-        assert_eq!(stage(60), STAGES.len() - 1);
+        assert_eq!(stage(STAGE_WIDTH - 1), 0);
+        assert_eq!(stage(STAGE_WIDTH), 1);
+        assert_eq!(stage(60), STAGE_COUNT - 1);
+        assert_eq!(stage(64), STAGE_COUNT - 1);
     }
 }

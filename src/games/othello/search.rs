@@ -3,10 +3,11 @@
 
 use std::time::Instant;
 
+use super::midgame::DISC;
 use super::midgame::{Midgame, MidgameTable};
-use super::solver::{EndgameTable, Solution, Solver};
+use super::solver::{EndgameTable, Solution, Solve, Solver};
 use super::{Move, Othello, PASS, bitboard, move_view, notation};
-use crate::search::{Clock, DEFAULT_PART, EngineTables, Limits, Proof, ReportBuilder, Workspace};
+use crate::search::{DEFAULT_PART, EngineTables, Limits, Proof, ReportBuilder, Workspace};
 use crate::vocabulary::{SearchReport, Stopped};
 
 /// Plies: deep enough that the default search is bounded by time, and
@@ -25,9 +26,13 @@ pub const SOLVE_EMPTIES: u32 = 20;
 /// first, as far as its budget allows, and the solver gets what is left
 /// (a solve that does not finish then changes nothing).
 const QUICK_SOLVE_EMPTIES: u32 = 16;
-/// Under a budget, the solver is tried with the time the midgame search
-/// leaves when at most this many squares are empty.
+/// Under a budget, the solver is tried when at most this many squares are
+/// empty, after a midgame search `BUDGETED_SOLVE_GAP` plies short of the
+/// end, while time is left.
 const LATE_SOLVE_EMPTIES: u32 = 24;
+const BUDGETED_SOLVE_GAP: u32 = 2;
+/// A trial solve under a budget may use this share of what is left.
+const TRIAL_SHARE: f64 = 0.4;
 /// Midgame depth that orders the root before an early solve.
 const ORDER_DEPTH: u32 = 6;
 /// Without a deadline (an explicit deep `depth`), the deepest midgame
@@ -35,8 +40,8 @@ const ORDER_DEPTH: u32 = 6;
 const UNTIMED_ORDER_DEPTH: u32 = 12;
 /// Once the midgame search is this close to the end, try the solver.
 const SOLVE_GAP: u32 = 10;
-/// A midgame iteration costs a few times the one before.
-const ITERATION_GROWTH: f64 = 3.0;
+/// A midgame iteration costs about this many times the one before.
+const ITERATION_GROWTH: f64 = 2.0;
 /// The endgame table's share of the worker's part; the midgame table has
 /// the rest.
 const ENDGAME_SHARE: (usize, usize) = (3, 4);
@@ -111,12 +116,19 @@ pub fn search(pos: &Othello, limits: &Limits, ws: &mut Workspace) -> SearchRepor
     tables.endgame.new_search();
 
     let budgeted = limits.deadline.is_some() || limits.nodes.is_some();
+    // Under a budget near the end, the solver follows a midgame search
+    // `BUDGETED_SOLVE_GAP` plies short of the end, if time is left.
+    let late = budgeted && max_depth >= empties && empties <= LATE_SOLVE_EMPTIES;
+    let mut tried = false;
+    let mut last_iteration = std::time::Duration::ZERO;
+    let mut likely: Option<Solution> = None;
     for depth in 1..=max_depth {
         let ordered = depth > ORDER_DEPTH.min(empties - 1);
         let solve_now = max_depth >= empties
             && (depth >= empties
                 || if budgeted {
-                    empties <= QUICK_SOLVE_EMPTIES && ordered
+                    (empties <= QUICK_SOLVE_EMPTIES && ordered)
+                        || (late && depth + BUDGETED_SOLVE_GAP >= empties)
                 } else {
                     (empties <= SOLVE_EMPTIES && ordered)
                         || depth + SOLVE_GAP >= empties
@@ -124,57 +136,88 @@ pub fn search(pos: &Othello, limits: &Limits, ws: &mut Workspace) -> SearchRepor
                         // past this depth it costs more than it saves.
                         || depth > UNTIMED_ORDER_DEPTH
                 });
-        if solve_now {
-            match solve(&mut tables.endgame, limits, &mut nodes, (p, o), &order) {
-                Ok(s) => return proven_report(report, pos, &s, nodes),
-                Err(reason) => stopped = reason,
+        // Under a budget, a solve before the midgame search reaches the end
+        // is a trial with a share of what is left: one that does not finish
+        // leaves the rest to the midgame search, which goes on from where
+        // it was (or to the last selective pass the trial finished).
+        let trial = budgeted && depth < empties;
+        if solve_now && !(trial && tried) {
+            tried |= trial;
+            let stage = if trial {
+                trial_limits(limits, nodes, last_iteration.mul_f64(ITERATION_GROWTH))
+            } else {
+                limits.after(nodes)
+            };
+            let mut solver = Solver::new(&mut tables.endgame, &stage);
+            let solved = solver.solve_within(p, o, &order);
+            nodes += solver.nodes;
+            stopped = stage.stop_reason(solver.nodes);
+            match solved {
+                Solve::Exact(s) => return proven_report(report, pos, &s, nodes),
+                Solve::Likely(s, _) => likely = Some(s),
+                Solve::Stopped => {}
             }
-            break;
+            if !trial || limits.exhausted(nodes) {
+                stopped = limits.stop_reason(nodes);
+                break;
+            }
         }
         let iteration_start = Instant::now();
         let stage = limits.after(nodes);
         let mut mid = Midgame::new(&mut tables.midgame, &stage);
-        let result = mid.root(p, o, &order, depth);
+        let iteration = mid.root(p, o, &order, depth);
         nodes += mid.nodes;
-        match result {
-            Some(scored) => {
-                order = scored.iter().map(|&(mv, _)| mv).collect();
-                best = Some((scored[0].0, scored[0].1, depth));
-                limits.report(depth, scored[0].1, nodes, || {
-                    principal_variation(pos, scored[0].0, depth, &tables.midgame)
-                        .into_iter()
-                        .map(notation)
-                        .collect()
-                });
+        if !iteration.complete {
+            // The unfinished iteration searched the best move so far
+            // first: a move it found better replaces it, at the depth
+            // completed before.
+            if let (Some((mv, score)), Some(last)) = (iteration.best(), best.as_mut())
+                && mv != last.0
+                && score > last.1
+            {
+                (last.0, last.1) = (mv, score);
             }
-            None => {
-                stopped = stage.stop_reason(mid.nodes);
-                break;
-            }
+            stopped = stage.stop_reason(mid.nodes);
+            break;
         }
+        last_iteration = iteration_start.elapsed();
+        let (mv, score) = iteration.scored[0];
+        order = iteration.scored.iter().map(|&(mv, _)| mv).collect();
+        best = Some((mv, score, depth));
+        limits.report(depth, score, nodes, || {
+            principal_variation(pos, mv, depth, &tables.midgame)
+                .into_iter()
+                .map(notation)
+                .collect()
+        });
         if depth == max_depth {
             break;
         }
-        // Do not start an iteration that cannot finish. The time it would
-        // have had goes to the solver when the end is near: a solve that
-        // finishes answers exactly, one that does not leaves this
-        // iteration's answer as it is.
-        let Some(reason) =
-            Clock::new(limits).stop_before_next(nodes, iteration_start, ITERATION_GROWTH)
-        else {
-            continue;
-        };
-        stopped = reason;
-        if reason == Stopped::Time
-            && max_depth >= empties
-            && empties <= LATE_SOLVE_EMPTIES
-            && let Ok(s) = solve(&mut tables.endgame, limits, &mut nodes, (p, o), &order)
-        {
-            return proven_report(report, pos, &s, nodes);
+        // Spend the budget: iterations go on until the deadline, and what
+        // an unfinished one finds counts. A forced move needs no more.
+        if budgeted && order.len() == 1 {
+            break;
         }
-        break;
+        if limits.exhausted(nodes) {
+            stopped = limits.stop_reason(nodes);
+            break;
+        }
     }
 
+    if let Some(s) = likely {
+        // A selective pass to the end of the game: deeper than any
+        // midgame iteration.
+        return report
+            .line(
+                move_view(s.best_move),
+                s.pv.iter().map(|&mv| notation(mv)).collect(),
+            )
+            .unproven(s.score * DISC)
+            .depth(empties)
+            .nodes(nodes)
+            .stopped(stopped)
+            .build();
+    }
     // The first iteration may be cut by an outside stop: any legal move.
     let (best_move, score, depth) = best.unwrap_or((order[0], 0, 0));
     let pv = principal_variation(pos, best_move, depth, &tables.midgame);
@@ -187,21 +230,25 @@ pub fn search(pos: &Othello, limits: &Limits, ws: &mut Workspace) -> SearchRepor
         .build()
 }
 
-/// Solves `p` to move against `o` exactly, the root moves tried in
-/// `order`, within what is left of `limits` after `nodes` (which it adds
-/// its own to); why it stopped when it did not finish.
-fn solve(
-    table: &mut EndgameTable,
-    limits: &Limits,
-    nodes: &mut u64,
-    (p, o): (u64, u64),
-    order: &[Move],
-) -> Result<Solution, Stopped> {
-    let stage = limits.after(*nodes);
-    let mut solver = Solver::new(table, &stage);
-    let solution = solver.solve(p, o, order);
-    *nodes += solver.nodes;
-    solution.ok_or_else(|| stage.stop_reason(solver.nodes))
+/// The limits of a trial solve after `nodes` nodes: `TRIAL_SHARE` of the
+/// time and of the nodes left, and at most `time` (what the next midgame
+/// iteration would take, so that a trial that fails costs the midgame
+/// search about a ply).
+fn trial_limits(limits: &Limits, nodes: u64, time: std::time::Duration) -> Limits {
+    let now = Instant::now();
+    Limits {
+        deadline: limits.deadline.map(|d| {
+            now + d
+                .saturating_duration_since(now)
+                .mul_f64(TRIAL_SHARE)
+                .min(time)
+        }),
+        nodes: limits.nodes.map(|n| {
+            let used = limits.spent + nodes;
+            used + (n.saturating_sub(used) as f64 * TRIAL_SHARE) as u64
+        }),
+        ..limits.after(nodes)
+    }
 }
 
 /// The expected line: `best_move`, then the table's moves, at most

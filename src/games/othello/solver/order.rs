@@ -59,9 +59,10 @@ pub(super) fn move_list<const V3: bool>(p: u64, o: u64, m: u64) -> ArrayVec<(i32
 }
 
 crate::versioned! { V3;
-/// A small alpha-beta on the pattern evaluation, for move ordering: the
-/// value of `p`'s position `depth` plies ahead, in 1/`SCALE` discs.
-fn eval_search(p: u64, o: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
+/// A small alpha-beta on the pattern evaluation, for move ordering and
+/// ProbCut: the value of `p`'s position `depth` plies ahead, in 1/`SCALE`
+/// discs.
+pub fn eval_search(p: u64, o: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
     let mut alpha = alpha;
     if depth == 0 {
         return patterns::value::<V3>(p, o);
@@ -95,6 +96,36 @@ fn eval_search(p: u64, o: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
 const EVAL_INF: i32 = i32::MAX / 2;
 
 impl Solver<'_> {
+    /// ProbCut in a selective pass: when a shallow search on the pattern
+    /// evaluation lands beyond `alpha` by `t` standard deviations of its
+    /// error, the null-window search at `alpha` with `n` empties ends with
+    /// that (likely) bound. `None` when neither test cuts.
+    #[inline(always)]
+    pub(super) fn probcut<const V3: bool>(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        n: u32,
+        t: f64,
+    ) -> Option<i32> {
+        let depth = super::probcut_depth(n);
+        let margin = (t * super::probcut_sigma(n)).round() as i32;
+        let scale = patterns::SCALE;
+        let high = alpha + 1 + margin;
+        if high < 64
+            && eval_search::<V3>(p, o, depth, high * scale - 1, high * scale) >= high * scale
+        {
+            return Some(alpha + 1);
+        }
+        let low = alpha - margin;
+        if low > -64 && eval_search::<V3>(p, o, depth, low * scale, low * scale + 1) <= low * scale
+        {
+            return Some(alpha);
+        }
+        None
+    }
+
     /// The moves in fastest-first order, the table's move first.
     #[inline(always)]
     pub(super) fn sorted_moves<const V3: bool>(

@@ -27,6 +27,9 @@ struct Entry {
     empties: u8,
     /// The request that wrote it; other requests' entries are ignored.
     generation: u8,
+    /// Whether a selective pass wrote it: its bounds are likely, not
+    /// proven, and an exact search takes only its move.
+    selective: bool,
 }
 
 impl TableEntry for Entry {
@@ -40,6 +43,8 @@ impl TableEntry for Entry {
 /// O(1); the memory is wiped only when the stamp wraps.
 pub struct EndgameTable {
     table: Table<Entry>,
+    /// Whether the search now running is a selective pass.
+    selective: bool,
 }
 
 /// The fewest slots, whatever the budget.
@@ -60,6 +65,7 @@ impl EndgameTable {
         let slots = slots_for::<Entry>(bytes, MIN_SLOTS).min(MAX_SLOTS);
         Self {
             table: Table::with_slots(slots),
+            selective: false,
         }
     }
 
@@ -70,6 +76,15 @@ impl EndgameTable {
     /// Starts a request: earlier entries become invisible.
     pub fn new_search(&mut self) {
         self.table.new_search();
+        self.selective = false;
+    }
+
+    /// Starts a selective pass (`true`) or the exact search (`false`) of
+    /// the same request. A selective pass uses and writes likely bounds;
+    /// the exact search keeps only the moves of what a selective pass
+    /// wrote, and overwrites it.
+    pub(super) fn set_selective(&mut self, selective: bool) {
+        self.selective = selective;
     }
 
     /// Two slots per bucket: the first keeps the deeper result, the second
@@ -97,10 +112,20 @@ impl EndgameTable {
             .bucket(self.bucket(p, o), 2)
             .iter()
             .find(|e| e.p == p && e.o == o && e.generation == generation && (p | o) != 0)
-            .map(|e| Known {
-                lower: i32::from(e.lower),
-                upper: i32::from(e.upper),
-                mv: e.mv,
+            .map(|e| {
+                if e.selective && !self.selective {
+                    Known {
+                        lower: -64,
+                        upper: 64,
+                        mv: e.mv,
+                    }
+                } else {
+                    Known {
+                        lower: i32::from(e.lower),
+                        upper: i32::from(e.upper),
+                        mv: e.mv,
+                    }
+                }
             })
     }
 
@@ -108,13 +133,19 @@ impl EndgameTable {
     pub(super) fn store(&mut self, p: u64, o: u64, empties: u32, lower: i32, upper: i32, mv: Move) {
         let b = self.bucket(p, o);
         let generation = self.table.generation() as u8;
+        let selective = self.selective;
         let slots = self.table.bucket_mut(b, 2);
         if let Some(e) = slots
             .iter_mut()
             .find(|e| e.p == p && e.o == o && e.generation == generation)
         {
-            e.lower = e.lower.max(lower as i8);
-            e.upper = e.upper.min(upper as i8);
+            if e.selective == selective {
+                e.lower = e.lower.max(lower as i8);
+                e.upper = e.upper.min(upper as i8);
+            } else if !selective {
+                // Proven bounds replace likely ones.
+                (e.lower, e.upper, e.selective) = (lower as i8, upper as i8, false);
+            }
             if mv != PASS {
                 e.mv = mv;
             }
@@ -128,6 +159,7 @@ impl EndgameTable {
             mv,
             empties: empties as u8,
             generation,
+            selective,
         };
         // A stale entry is as good as an empty slot.
         if slots[0].generation != generation || u32::from(slots[0].empties) <= empties {
