@@ -17,9 +17,10 @@ fn games() -> Vec<(&'static str, Value)> {
         // X opened off the centre: outside the opening book's lines.
         ("connect4", json!({"game": "connect4", "moves": "1122"})),
         ("gomoku", json!({"game": "gomoku", "moves": "h8 h9 i8 g9"})),
+        // Past the opening book's ten plies.
         (
             "othello",
-            json!({"game": "othello", "moves": "f5 d6 c3 d3 c4"}),
+            json!({"game": "othello", "moves": "f5 d6 c3 d3 c4 f4 c5 b3 c2 e6 c6 b4"}),
         ),
     ]
 }

@@ -306,8 +306,10 @@ async fn the_reference_is_served_from_the_binary() {
 #[tokio::test]
 async fn a_clock_turns_into_a_share_of_the_time_left() {
     let server = Server::start(&[]);
+    // Past the opening book's ten plies, so that the clock's share is searched.
+    const OTHELLO: &str = "f5 d6 c3 d3 c4 f4 c5 b3 c2 e6 c6 b4";
     let deep =
-        |clock: Value| json!({"game": "othello", "moves": "f5 d6", "depth": 60, "clock": clock});
+        |clock: Value| json!({"game": "othello", "moves": OTHELLO, "depth": 60, "clock": clock});
 
     let started = Instant::now();
     let reply = client()
@@ -325,7 +327,7 @@ async fn a_clock_turns_into_a_share_of_the_time_left() {
 
     for game in ["othello", "gomoku", "connect4", "tictactoe"] {
         let moves = match game {
-            "othello" => "f5 d6",
+            "othello" => OTHELLO,
             "gomoku" => "h8 i9",
             "connect4" => "11",
             _ => "b2",

@@ -44,6 +44,9 @@ pub struct Plan {
     pub timed: bool,
     /// An earlier search may answer (`"cache": false` says no).
     pub cache: bool,
+    /// The opening book may answer: not for a strength level, whose
+    /// depth, time and random moves are the point.
+    pub book: bool,
 }
 
 impl Plan {
@@ -119,6 +122,7 @@ impl Plan {
             seed,
             timed: request.time_ms.is_some() || request.clock.is_some(),
             cache: request.cache.unwrap_or(true),
+            book: level.is_none(),
         })
     }
 
@@ -242,7 +246,8 @@ pub async fn run_plan(state: &AppState, plan: Plan) -> Result<Answer> {
     let kind = plan.kind;
     if let Some(report) = plan
         .is_plain()
-        .then(|| plan.position.book_answer(plan.depth))
+        .then(|| plan.book.then(|| plan.position.book_answer(plan.depth)))
+        .flatten()
         .flatten()
     {
         finished(kind, &report);

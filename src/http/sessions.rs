@@ -374,6 +374,7 @@ async fn play_ai_move(
         }),
         timed: true,
         cache: true,
+        book: session.ai.level.is_none(),
     };
     let budget_ms = plan.time_ms;
     let report = run_plan(state, plan).await?.report;

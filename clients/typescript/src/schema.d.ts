@@ -473,8 +473,10 @@ export interface components {
         };
         /**
          * @description Where an answer came from: `search`, a search (or exact solve) made
-         *     for this request; `book`, the game's opening book (Connect Four's
-         *     opening positions), exact, with no search (`nodes` 0); `cache`, an
+         *     for this request; `book`, the game's opening book, with no search
+         *     (`nodes` 0): Connect Four's opening positions, exact, and othello's
+         *     first ten plies, from our own deep searches (not for a strength level,
+         *     a random choice or a shallower `depth` than the book's); `cache`, an
          *     earlier search of the same position (see `cache` in the request).
          * @enum {string}
          */

@@ -11,6 +11,7 @@
 //! them into one answer.
 
 pub mod bitboard;
+pub mod book;
 pub mod eval;
 pub mod midgame;
 pub mod patterns;
@@ -351,8 +352,13 @@ impl Game for Othello {
         search::search(self, limits, ws)
     }
 
+    fn book_answer(&self, depth: u32) -> Option<SearchReport> {
+        search::book_answer(self, depth)
+    }
+
     fn prepare(ws: &mut Workspace) {
         patterns::prepare();
+        book::prepare();
         bitboard::prepare();
         ws.extra::<search::Tables>();
     }

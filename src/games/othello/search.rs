@@ -6,7 +6,7 @@ use std::time::Instant;
 use super::midgame::DISC;
 use super::midgame::{Midgame, MidgameTable};
 use super::solver::{EndgameTable, Solution, Solve, Solver};
-use super::{Move, Othello, PASS, bitboard, move_view, notation};
+use super::{Move, Othello, PASS, bitboard, book, move_view, notation};
 use crate::search::{DEFAULT_PART, EngineTables, Limits, Proof, ReportBuilder, Workspace};
 use crate::vocabulary::{SearchReport, Stopped};
 
@@ -76,6 +76,39 @@ impl EngineTables for Tables {
             endgame: EndgameTable::with_bytes(endgame),
         }
     }
+}
+
+/// The opening book's answer for a search `depth` plies deep, when the
+/// book holds `pos` and its searches went at least that deep (so that a
+/// shallow request still gets the shallow search it asked for). The line
+/// follows the book while it holds the positions reached.
+pub fn book_answer(pos: &Othello, depth: u32) -> Option<SearchReport> {
+    let (p, o) = pos.player_opponent();
+    let entry = book::lookup(p, o)?;
+    if depth < entry.depth || pos.legal_moves() >> entry.mv & 1 == 0 {
+        return None;
+    }
+    let mut line = vec![notation(entry.mv)];
+    let mut next = *pos;
+    next.play(entry.mv);
+    while let Some(b) = {
+        let (p, o) = next.player_opponent();
+        book::lookup(p, o)
+    } {
+        if next.legal_moves() >> b.mv & 1 == 0 {
+            break;
+        }
+        line.push(notation(b.mv));
+        next.play(b.mv);
+    }
+    Some(
+        ReportBuilder::new(pos.to_move())
+            .line(move_view(entry.mv), line)
+            .unproven(entry.score)
+            .depth(entry.depth)
+            .from_book()
+            .build(),
+    )
 }
 
 /// Searches `pos` (a game not yet over) within `limits`.
