@@ -169,11 +169,12 @@ pub fn search(pos: &Othello, limits: &Limits, ws: &mut Workspace) -> SearchRepor
                         // past this depth it costs more than it saves.
                         || depth > UNTIMED_ORDER_DEPTH
                 });
-        // Under a budget, a solve before the midgame search reaches the end
-        // is a trial with a share of what is left: one that does not finish
-        // leaves the rest to the midgame search, which goes on from where
-        // it was (or to the last selective pass the trial finished).
-        let trial = budgeted && depth < empties;
+        // Under a budget, a late solve before the midgame search reaches
+        // the end is a trial with a share of what is left: one that does
+        // not finish leaves the rest to the midgame search, which goes on
+        // from where it was (or to the last selective pass the trial
+        // finished). A quick solve near the end takes all that is left.
+        let trial = budgeted && depth < empties && empties > QUICK_SOLVE_EMPTIES;
         if solve_now && !(trial && tried) {
             tried |= trial;
             let stage = if trial {
