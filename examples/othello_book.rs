@@ -19,7 +19,9 @@
 //! same arguments give the same book on any machine.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+
+#[path = "common/parallel.rs"]
+mod parallel;
 
 use gameai::games::othello::bitboard::{Squares, flips, moves};
 use gameai::games::othello::book::{self, BookMove, Entry};
@@ -69,33 +71,14 @@ fn search_value(table: &mut MidgameTable, p: u64, o: u64, depth: u32) -> i32 {
 }
 
 /// Each move of `(p, o)` with its value for the side to move, searched on
-/// every core.
+/// every core, one table each.
 fn score_moves(tables: &mut [MidgameTable], p: u64, o: u64, depth: u32) -> Vec<(Move, i32)> {
     let list: Vec<Move> = Squares(moves(p, o)).map(|sq| sq as Move).collect();
-    let next = AtomicUsize::new(0);
-    let mut scored: Vec<(usize, Move, i32)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = tables
-            .iter_mut()
-            .map(|table| {
-                let (list, next) = (&list, &next);
-                scope.spawn(move || {
-                    let mut done = Vec::new();
-                    while let Some(&mv) = list.get(next.fetch_add(1, Ordering::Relaxed)) {
-                        let (np, no) = play(p, o, mv);
-                        let value = -search_value(table, np, no, depth - 1);
-                        done.push((list.iter().position(|&m| m == mv).unwrap_or(0), mv, value));
-                    }
-                    done
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().expect("a worker panicked"))
-            .collect()
+    let values = parallel::map_in_order(&list, tables, |table, _, &mv| {
+        let (np, no) = play(p, o, mv);
+        -search_value(table, np, no, depth - 1)
     });
-    scored.sort_unstable();
-    scored.into_iter().map(|(_, mv, v)| (mv, v)).collect()
+    list.into_iter().zip(values).collect()
 }
 
 fn main() {
@@ -110,8 +93,7 @@ fn main() {
     };
     let (plies, depth, margin, positions) =
         (number(1, 10), number(2, 12), number(3, 2), number(4, 2000));
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut tables: Vec<MidgameTable> = (0..threads).map(|_| MidgameTable::default()).collect();
+    let mut tables = parallel::per_core(MidgameTable::default);
 
     let start = book::canonical(1 << 28 | 1 << 35, 1 << 27 | 1 << 36).0;
     let mut nodes: HashMap<(u64, u64), Node> = HashMap::new();

@@ -43,7 +43,9 @@
 
 use std::fmt::Write as _;
 use std::io::{BufRead, BufReader};
-use std::sync::atomic::{AtomicUsize, Ordering};
+
+#[path = "common/parallel.rs"]
+mod parallel;
 
 use gameai::games::lines::Rng;
 use gameai::games::othello::bitboard::{Squares, flips, moves};
@@ -152,34 +154,16 @@ struct Tables {
 /// Runs `play` for games `0..games` on every core and joins what each
 /// wrote, in the order of the games.
 fn run_games(games: u64, play: impl Fn(&mut Tables, u64) -> String + Sync) -> String {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let next = AtomicUsize::new(0);
-    let mut results: Vec<(u64, String)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut tables = Tables::default();
-                    let mut done = Vec::new();
-                    loop {
-                        let game = next.fetch_add(1, Ordering::Relaxed) as u64;
-                        if game >= games {
-                            return done;
-                        }
-                        done.push((game, play(&mut tables, game)));
-                        if game % 1000 == 999 {
-                            eprintln!("{} games", game + 1);
-                        }
-                    }
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().expect("a worker panicked"))
-            .collect()
-    });
-    results.sort_unstable_by_key(|(game, _)| *game);
-    results.into_iter().map(|(_, lines)| lines).collect()
+    let numbers: Vec<u64> = (0..games).collect();
+    let mut tables = parallel::per_core(Tables::default);
+    parallel::map_in_order(&numbers, &mut tables, |tables, _, &game| {
+        let lines = play(tables, game);
+        if game % 1000 == 999 {
+            eprintln!("{} games", game + 1);
+        }
+        lines
+    })
+    .concat()
 }
 
 /// The game's own random numbers.
@@ -563,43 +547,21 @@ fn probcut(file: &str, count: usize, max_depth: u32) {
         .collect();
     let step = (all.len() / count.max(1)).max(1);
     let chosen: Vec<(u64, u64)> = all.iter().step_by(step).take(count).copied().collect();
-    let next = AtomicUsize::new(0);
     // Per position: its empties and its value at each depth 0..=max_depth.
-    let values: Vec<(u32, Vec<i32>)> = std::thread::scope(|scope| {
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut table = MidgameTable::default();
-                    let mut done = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(&(p, o)) = chosen.get(i) else {
-                            return done;
-                        };
-                        let limits = Limits::depth(max_depth);
-                        let mut order: Vec<u8> = Squares(moves(p, o)).map(|sq| sq as u8).collect();
-                        let mut row = vec![patterns::evaluate(p, o) * 4];
-                        table.new_search();
-                        for d in 1..=max_depth {
-                            let iteration = Midgame::new(&mut table, &limits)
-                                .exact()
-                                .root(p, o, &order, d);
-                            order = iteration.scored.iter().map(|&(mv, _)| mv).collect();
-                            row.push(iteration.scored[0].1);
-                        }
-                        done.push((i, 64 - (p | o).count_ones(), row));
-                    }
-                })
-            })
-            .collect();
-        let mut all: Vec<_> = workers
-            .into_iter()
-            .flat_map(|w| w.join().expect("a worker panicked"))
-            .collect();
-        all.sort_unstable_by_key(|e| e.0);
-        all.into_iter().map(|(_, e, row)| (e, row)).collect()
-    });
+    let mut tables = parallel::per_core(MidgameTable::default);
+    let values: Vec<(u32, Vec<i32>)> =
+        parallel::map_in_order(&chosen, &mut tables, |table, _, &(p, o)| {
+            let limits = Limits::depth(max_depth);
+            let mut order: Vec<u8> = Squares(moves(p, o)).map(|sq| sq as u8).collect();
+            let mut row = vec![patterns::evaluate(p, o) * 4];
+            table.new_search();
+            for d in 1..=max_depth {
+                let iteration = Midgame::new(table, &limits).exact().root(p, o, &order, d);
+                order = iteration.scored.iter().map(|&(mv, _)| mv).collect();
+                row.push(iteration.scored[0].1);
+            }
+            (64 - (p | o).count_ones(), row)
+        });
     // Rows for the fit: (empties, shallow, deep, sigma, weight).
     let mut rows: Vec<(f64, f64, f64, f64, f64)> = Vec::new();
     println!("| empties | shallow | deep | positions | mean (deep - shallow) | sd |");

@@ -16,7 +16,7 @@ use crate::search::table::{Entry as TableEntry, Table, slots_for};
 use crate::search::{Bound, Clock, Limits};
 
 /// Pattern values (1/`SCALE` discs) are multiplied by this to land in the
-/// search's range, where a disc is worth about a hundred.
+/// search's range, where a disc is worth 128 (`DISC`).
 const PATTERN_WEIGHT: i32 = 4;
 
 /// What values the search's leaves.
