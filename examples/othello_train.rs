@@ -449,45 +449,15 @@ fn fitted_on(stage: usize, empties: u32) -> bool {
 
 /// Fits each stage's weights by stochastic gradient descent on the squared
 /// error. Every weight starts at zero, so rarely seen patterns stay small.
+/// The stages are independent, so they are fitted side by side.
 fn fit(out: &str, files: &[String]) {
     let samples = read_samples(files);
-    let per_stage = patterns::weights_per_stage();
-    let windows = (patterns::window_count() + 2) as f32;
-    let mut weights = vec![0f32; per_stage * STAGE_COUNT];
-    for stage in 0..STAGE_COUNT {
-        let mut set: Vec<&Sample> = samples
-            .iter()
-            .filter(|s| fitted_on(stage, s.empties))
-            .collect();
-        let w = &mut weights[stage * per_stage..(stage + 1) * per_stage];
-        let mut rng = Rng::new(stage as u64);
-        let epochs = 40;
-        for epoch in 0..epochs {
-            // A fixed shuffle per epoch keeps the fit reproducible.
-            for i in (1..set.len()).rev() {
-                set.swap(i, rng.below(i + 1));
-            }
-            let rate = 0.05 * (1.0 - epoch as f32 / epochs as f32) + 0.005;
-            let mut squared = 0f64;
-            for s in &set {
-                let predicted: f32 = s.features.iter().map(|&f| w[f as usize]).sum();
-                let error = s.target - predicted;
-                squared += f64::from(error * error);
-                let step = rate * error / windows;
-                for &f in &s.features {
-                    w[f as usize] += step;
-                }
-            }
-            if epoch % 10 == 9 || epoch == epochs - 1 {
-                eprintln!(
-                    "stage {stage} ({} positions) epoch {}: rms error {:.2} discs",
-                    set.len(),
-                    epoch + 1,
-                    (squared / set.len().max(1) as f64).sqrt()
-                );
-            }
-        }
-    }
+    let stages: Vec<usize> = (0..STAGE_COUNT).collect();
+    let mut threads = parallel::per_core(|| ());
+    let weights: Vec<f32> = parallel::map_in_order(&stages, &mut threads, |_, _, &stage| {
+        fit_stage(&samples, stage)
+    })
+    .concat();
     let bytes: Vec<u8> = weights
         .iter()
         .flat_map(|&x| {
@@ -498,6 +468,45 @@ fn fit(out: &str, files: &[String]) {
         })
         .collect();
     std::fs::write(out, bytes).expect("cannot write the weights");
+}
+
+/// One stage's weights, fitted on its positions (see [`fitted_on`]).
+fn fit_stage(samples: &[Sample], stage: usize) -> Vec<f32> {
+    let per_stage = patterns::weights_per_stage();
+    let windows = (patterns::window_count() + 2) as f32;
+    let mut set: Vec<&Sample> = samples
+        .iter()
+        .filter(|s| fitted_on(stage, s.empties))
+        .collect();
+    let mut w = vec![0f32; per_stage];
+    let mut rng = Rng::new(stage as u64);
+    let epochs = 40;
+    for epoch in 0..epochs {
+        // A fixed shuffle per epoch keeps the fit reproducible.
+        for i in (1..set.len()).rev() {
+            set.swap(i, rng.below(i + 1));
+        }
+        let rate = 0.05 * (1.0 - epoch as f32 / epochs as f32) + 0.005;
+        let mut squared = 0f64;
+        for s in &set {
+            let predicted: f32 = s.features.iter().map(|&f| w[f as usize]).sum();
+            let error = s.target - predicted;
+            squared += f64::from(error * error);
+            let step = rate * error / windows;
+            for &f in &s.features {
+                w[f as usize] += step;
+            }
+        }
+        if epoch % 10 == 9 || epoch == epochs - 1 {
+            eprintln!(
+                "stage {stage} ({} positions) epoch {}: rms error {:.2} discs",
+                set.len(),
+                epoch + 1,
+                (squared / set.len().max(1) as f64).sqrt()
+            );
+        }
+    }
+    w
 }
 
 /// Prints the installed weights' error on the data, stage by stage.
