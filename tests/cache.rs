@@ -195,13 +195,14 @@ async fn with_redis_down_the_service_searches_as_usual() {
 /// returns the AI's answer to it.
 async fn answer_to_predicted_reply(ponder: &str) -> Value {
     let server = Server::start(&[("GAMEAI_PONDER", ponder), ("GAMEAI_WORKERS", "1")]);
-    // Nine moves in: O to move, so the AI moves at once.
+    // Eleven moves in, past the opening book (so the AI searches and
+    // predicts a reply): O to move, so the AI moves at once.
     let (status, session) = post(
         &server,
         "/v1/sessions",
         &json!({
             "game": "othello",
-            "moves": "f5 d6 c3 d3 c4 f4 c5 b3 c2",
+            "moves": "f5 d6 c3 d3 c4 f4 c5 b3 c2 e6 c6",
             "ai": {"plays": "O", "time_ms": 500},
         }),
     )
