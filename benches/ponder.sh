@@ -33,7 +33,7 @@ for c in ${conns[*]}; do
       while ((SECONDS < end)); do
         curl -s -o /dev/null "http://127.0.0.1:$port/v1/sessions" \
           -H 'content-type: application/json' \
-          -d '{"game":"othello","moves":"f5 d6 c3 d3 c4 f4 c5 b3 c2","ai":{"plays":"O","time_ms":200}}'
+          -d '{"game":"othello","moves":"f5 d6 c3 d3 c4 f4 c5 b3 c2 e6 c6","ai":{"plays":"O","time_ms":200}}'
         sleep 0.1
       done
     ) &
