@@ -268,8 +268,7 @@ fn midgame_alone(pos: &Othello, limits: &Limits) -> (u32, Vec<String>) {
 /// in time. A midgame answer is at most a ply short of what the midgame
 /// search alone completes in the same time, and its move is the one the
 /// midgame search alone chooses at that depth, the one before or the next;
-/// a selective
-/// pass's move loses at most a few discs by the exact values.
+/// a selective pass's move loses at most a few discs by the exact values.
 #[test]
 fn late_answers_come_from_the_solve_or_the_full_midgame_search() {
     let Some(mut problems) = ffo::load("fforum-20-39.obf", 20) else {
