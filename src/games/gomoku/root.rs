@@ -23,6 +23,14 @@ const ROOT_VCT_NODES: u64 = 60_000;
 /// The next iteration costs about one and a half times the last one with
 /// the reductions.
 const ITERATION_GROWTH: f64 = 1.5;
+/// Time use: once this share of the budget is spent, an answer that has
+/// kept its move for [`STABLE_ITERATIONS`] iterations, its score not
+/// falling more than [`SCORE_DROP`], stops rather than start an iteration
+/// that cannot finish. Any other answer searches on to the deadline, and
+/// the cut-short iteration's best move counts.
+const STABLE_SHARE: f64 = 0.5;
+const STABLE_ITERATIONS: u32 = 3;
+const SCORE_DROP: i32 = 40;
 
 /// What the root search settled on.
 struct RootResult {
@@ -78,6 +86,25 @@ impl Engine<'_> {
         result
     }
 
+    /// Why not to start another iteration after one that began at
+    /// `iteration_start`; `None` to go on. A `settled` answer (a lone
+    /// candidate, or a stable move and score) stops once half the budget
+    /// is spent and the next iteration could not finish within it; any
+    /// other answer searches on until the deadline cuts it short.
+    fn time_to_stop(&self, iteration_start: Instant, settled: bool) -> Option<Stopped> {
+        let limits = self.clock.limits();
+        if limits.exhausted(self.nodes) {
+            return Some(limits.stop_reason(self.nodes));
+        }
+        let deadline = limits.deadline?;
+        let now = Instant::now();
+        let budget = deadline.saturating_duration_since(self.started);
+        let spent = now - self.started;
+        let next = (now - iteration_start).mul_f64(ITERATION_GROWTH);
+        let fits = spent + next <= budget;
+        (settled && !fits && spent >= budget.mul_f64(STABLE_SHARE)).then_some(Stopped::Time)
+    }
+
     /// Iterative deepening PVS over `roots`.
     fn root_search(&mut self, roots: &[Cell]) -> RootResult {
         let mut order: Vec<(i32, Cell)> = {
@@ -100,6 +127,8 @@ impl Engine<'_> {
         };
         let limits = self.clock.limits();
         let max_depth = limits.depth.clamp(1, MAX_PLY as u32 - 8);
+        // Iterations in a row that kept the best move.
+        let mut stable = 0;
         for depth in 1..=max_depth {
             let iteration_start = Instant::now();
             self.clock.arm(depth > 1);
@@ -154,19 +183,20 @@ impl Engine<'_> {
                 }
             }
             if self.aborted {
-                // A better move found and fully searched in the cut-short
-                // iteration is kept; otherwise the last complete iteration.
-                if let Some((mv, score, pv)) = iter_best.filter(|b| b.0 != result.best) {
-                    if score > result.score || result.depth == 0 {
-                        result.best = mv;
-                        result.score = score;
-                        result.pv = pv;
-                    }
+                // The cut-short iteration searched the last best move first,
+                // so its best so far is a deeper look than the last complete
+                // iteration's.
+                if let Some((mv, score, pv)) = iter_best {
+                    result.best = mv;
+                    result.score = score;
+                    result.pv = pv;
                 }
                 result.stopped = limits.stop_reason(self.nodes);
                 break;
             }
+            let last_score = result.score;
             if let Some((mv, score, pv)) = iter_best {
+                stable = if mv == result.best { stable + 1 } else { 0 };
                 result.best = mv;
                 result.score = score;
                 result.pv = pv;
@@ -194,10 +224,9 @@ impl Engine<'_> {
                 break;
             }
             if depth < max_depth {
-                if let Some(stopped) =
-                    self.clock
-                        .stop_before_next(self.nodes, iteration_start, ITERATION_GROWTH)
-                {
+                let settled = order.len() == 1
+                    || (stable >= STABLE_ITERATIONS && result.score >= last_score - SCORE_DROP);
+                if let Some(stopped) = self.time_to_stop(iteration_start, settled) {
                     result.stopped = stopped;
                     break;
                 }
