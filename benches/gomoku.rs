@@ -17,10 +17,11 @@ use gameai::search::{Limits, Workspace};
 use serde_json::Value;
 
 const DATA: &str = "../shared/data/gomoku";
-/// The bar beyond the issue's: Rapfi's classical search here, as issue 5
-/// quotes it (a range over middle-game positions, not per position).
-const RAPFI_NPS: &str = "300-500 k";
-const RAPFI_DEPTH: &str = "18-25";
+/// The bar: Rapfi's classical search on one core here, 1 s on each of three
+/// middle-game positions, as issue 17 measured it (a range over the
+/// positions, not per position; its selective depth reached 23-42).
+const RAPFI_NPS: &str = "460-760 k";
+const RAPFI_DEPTH: &str = "14-16";
 
 fn data(file: &str) -> Option<Vec<Value>> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(DATA).join(file);
@@ -128,7 +129,7 @@ fn main() {
 
     println!("## Search speed (1 s per position, cold tables, median of 3 runs)\n");
     println!(
-        "Rapfi (classical evaluation, one core of these machines; issue 5's figures, \
+        "Rapfi (classical evaluation, one core of these machines; issue 17's figures, \
          not measured by this bench): {RAPFI_NPS} nodes/s, depth {RAPFI_DEPTH} in 1 s.\n"
     );
     println!("| position | nodes/s | depth | Rapfi nodes/s | Rapfi depth | best | score |");
