@@ -96,13 +96,12 @@ impl Engine<'_> {
         if limits.exhausted(self.nodes) {
             return Some(limits.stop_reason(self.nodes));
         }
-        let deadline = limits.deadline?;
-        let now = Instant::now();
-        let budget = deadline.saturating_duration_since(self.started);
-        let spent = now - self.started;
-        let next = (now - iteration_start).mul_f64(ITERATION_GROWTH);
-        let fits = spent + next <= budget;
-        (settled && !fits && spent >= budget.mul_f64(STABLE_SHARE)).then_some(Stopped::Time)
+        let budget = limits.deadline?.saturating_duration_since(self.started);
+        if !settled || self.started.elapsed() < budget.mul_f64(STABLE_SHARE) {
+            return None;
+        }
+        self.clock
+            .stop_before_next(self.nodes, iteration_start, ITERATION_GROWTH)
     }
 
     /// Iterative deepening PVS over `roots`.
@@ -182,24 +181,19 @@ impl Engine<'_> {
                     }
                 }
             }
-            if self.aborted {
-                // The cut-short iteration searched the last best move first,
-                // so its best so far is a deeper look than the last complete
-                // iteration's.
-                if let Some((mv, score, pv)) = iter_best {
-                    result.best = mv;
-                    result.score = score;
-                    result.pv = pv;
-                }
-                result.stopped = limits.stop_reason(self.nodes);
-                break;
-            }
+            // A cut-short iteration counts too: it searched the last best
+            // move first, so its best so far is a deeper look than the last
+            // complete iteration's.
             let last_score = result.score;
             if let Some((mv, score, pv)) = iter_best {
                 stable = if mv == result.best { stable + 1 } else { 0 };
                 result.best = mv;
                 result.score = score;
                 result.pv = pv;
+            }
+            if self.aborted {
+                result.stopped = limits.stop_reason(self.nodes);
+                break;
             }
             result.depth = depth;
             limits.report(depth, result.score, self.nodes, || {
