@@ -19,15 +19,8 @@ mkdir -p "$work"
 cargo build --release --quiet --example othello_train
 train=target/release/examples/othello_train
 
-# step OUT ARGS...: runs the trainer unless $work/OUT exists; the output
-# is written under a temporary name and renamed once complete.
-step() {
-  local out=$1
-  shift
-  [ -s "$work/$out" ] && return
-  "$train" "${@//@OUT/$work/$out.part}"
-  mv "$work/$out.part" "$work/$out"
-}
+# shellcheck source=examples/common/step.sh
+source examples/common/step.sh
 
 step g0.txt selfplay 100000 10 @OUT hand 4
 step w1.bin fit @OUT "$work/g0.txt"

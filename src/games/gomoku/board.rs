@@ -1,10 +1,12 @@
 //! The gomoku board: a padded array with, per empty cell, the line patterns
-//! each colour would make there, kept up to date on every play and undo,
-//! plus Zobrist hashing and the incremental sums the evaluation reads.
+//! each colour would make there and what they combine into, kept up to
+//! date on every play and undo, plus Zobrist hashing and the incremental
+//! sums the evaluation reads.
 
 use std::sync::OnceLock;
 
 use super::Rules;
+use super::eval::{self, COMBOS, TO_MOVE, WAITING};
 use super::pattern::{self, EMPTY, Pattern, PatternTable, WALL, slot};
 use crate::games::Player;
 
@@ -33,8 +35,6 @@ pub mod flag {
     pub const COUNT: usize = 5;
 }
 
-/// Evaluation weight of each line pattern, by `Pattern as usize`.
-const WEIGHT: [i32; 10] = [0, 1, 4, 14, 16, 50, 60, 250, 1000, 0];
 /// Flags each line pattern sets, by `Pattern as usize`.
 const PATTERN_FLAGS: [u8; 10] = [
     0,
@@ -48,18 +48,42 @@ const PATTERN_FLAGS: [u8; 10] = [
     flag::SHAPE | flag::FOUR | flag::FIVE,
     0,
 ];
-/// Fours each line pattern counts (an open four counts as two).
-const PATTERN_FOURS: [u8; 10] = [0, 0, 0, 0, 0, 0, 1, 2, 0, 0];
-/// Bonus of a cell whose lines combine into a winning threat.
-const DOUBLE_FOUR: i32 = 350;
-const FOUR_THREE: i32 = 350;
-const DOUBLE_THREE: i32 = 220;
 
-/// What a colour's stone on one empty cell makes, as flags and a value.
+/// What a colour's stone on one empty cell makes: flags, the hand-made
+/// value that orders moves, and the evaluation's values of the cell for
+/// that colour to move and waiting.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CellInfo {
     pub flags: u8,
-    pub value: i32,
+    pub value: i16,
+    pub eval: [i16; 2],
+}
+
+/// Per colour, the info of every combination of four line patterns.
+type CellTable = [[CellInfo; COMBOS]; 2];
+
+/// The cell table of a rule set, built on first use from its weights.
+fn cell_table(rules: Rules) -> &'static CellTable {
+    static TABLES: [OnceLock<Box<CellTable>>; 3] =
+        [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    TABLES[rules as usize].get_or_init(|| {
+        let weights = eval::weights(rules);
+        let mut t = Box::new([[CellInfo::default(); COMBOS]; 2]);
+        for (color, infos) in t.iter_mut().enumerate() {
+            for (i, info) in infos.iter_mut().enumerate() {
+                let pats = eval::patterns_of(i);
+                // Renju black's forbidden shapes are caught when it moves;
+                // the hand value does not reward them.
+                let value = eval::hand_value(pats, rules, color);
+                *info = CellInfo {
+                    flags: pats.iter().fold(0, |f, &p| f | PATTERN_FLAGS[p as usize]),
+                    value: value.min(i16::MAX.into()) as i16,
+                    eval: [weights[color][TO_MOVE][i], weights[color][WAITING][i]],
+                };
+            }
+        }
+        t
+    })
 }
 
 /// The cells of a rectangle of the board, row by row; holds no borrow,
@@ -106,7 +130,7 @@ struct Saved {
 #[derive(Clone, Copy, Debug)]
 struct Frame {
     log_len: usize,
-    total: [i32; 2],
+    total: [[i32; 2]; 2],
     flag_count: [[u32; flag::COUNT]; 2],
     bounds: [usize; 4],
 }
@@ -126,14 +150,15 @@ pub struct Board {
     /// Offsets of the four line directions: →, ↓, ↘, ↙.
     pub dirs: [isize; 4],
     table: &'static PatternTable,
+    cell_table: &'static CellTable,
     /// 0 empty, 1 black, 2 white, 3 wall.
     pub(super) cells: Vec<u8>,
     keys: Vec<[u16; 4]>,
     /// Per cell and colour, the pattern of each direction (`Pattern as u8`).
     pats: Vec<[[u8; 4]; 2]>,
     info: Vec<[CellInfo; 2]>,
-    /// Sum of `info.value` over empty cells, per colour.
-    total: [i32; 2],
+    /// Sums of `info.eval` over empty cells, per colour and role.
+    total: [[i32; 2]; 2],
     /// Empty cells carrying each flag bit, per colour.
     flag_count: [[u32; flag::COUNT]; 2],
     /// Stones within two cells (Chebyshev), per cell.
@@ -163,9 +188,13 @@ impl std::fmt::Debug for Board {
     }
 }
 
-/// Draws the hash keys now rather than in the first search.
+/// Draws the hash keys and builds the cell tables now rather than in the
+/// first search.
 pub fn prepare() {
     zobrist();
+    for rules in Rules::ALL {
+        cell_table(rules);
+    }
 }
 
 fn zobrist() -> &'static [[u64; MAX_CELLS]; 2] {
@@ -208,11 +237,12 @@ impl Board {
             rules,
             dirs: [1, s, s + 1, s - 1],
             table: pattern::table(rules),
+            cell_table: cell_table(rules),
             cells: vec![WALL; n],
             keys: vec![[0; 4]; n],
             pats: vec![[[0; 4]; 2]; n],
             info: vec![[CellInfo::default(); 2]; n],
-            total: [0; 2],
+            total: [[0; 2]; 2],
             flag_count: [[0; flag::COUNT]; 2],
             near: vec![0; n],
             hash: (size as u64) << 8 | rules as u64,
@@ -316,8 +346,10 @@ impl Board {
         self.flag_count[color][bit.trailing_zeros() as usize]
     }
 
-    pub fn total(&self, color: usize) -> i32 {
-        self.total[color]
+    /// The evaluation of the position for `color` to move: its cells'
+    /// values to move plus the opponent's cells' values waiting.
+    pub fn eval_for(&self, color: usize) -> i32 {
+        self.total[color][TO_MOVE] + self.total[1 - color][WAITING]
     }
 
     /// Stones within two cells of `cell`.
@@ -478,7 +510,9 @@ impl Board {
         if old == new {
             return;
         }
-        self.total[color] += new.value - old.value;
+        for role in [TO_MOVE, WAITING] {
+            self.total[color][role] += i32::from(new.eval[role]) - i32::from(old.eval[role]);
+        }
         let mut changed = old.flags ^ new.flags;
         while changed != 0 {
             let b = changed.trailing_zeros() as usize;
@@ -543,30 +577,10 @@ impl Board {
         }
     }
 
-    /// Flags and value of a cell from its four line patterns.
+    /// What a cell's four line patterns combine into for `color`.
     #[inline]
     fn combine(&self, pats: &[u8; 4], color: usize) -> CellInfo {
-        let mut flags = 0;
-        let mut value = 0;
-        let (mut fours, mut threes) = (0, 0);
-        for &p in pats {
-            let p = p as usize;
-            value += WEIGHT[p];
-            flags |= PATTERN_FLAGS[p];
-            fours += PATTERN_FOURS[p];
-            threes += u8::from(p == Pattern::OpenThree as usize);
-        }
-        // Under renju black's double four and double three are forbidden,
-        // so they are worth no more than their parts.
-        let restricted = self.rules == Rules::Renju && color == 0;
-        if fours >= 2 && !restricted {
-            value += DOUBLE_FOUR;
-        } else if fours == 1 && threes >= 1 {
-            value += FOUR_THREE;
-        } else if threes >= 2 && !restricted {
-            value += DOUBLE_THREE;
-        }
-        CellInfo { flags, value }
+        self.cell_table[color][eval::combo(pats)]
     }
 
     /// Length of `color`'s run through `cell` along `d`, counting `cell`
@@ -826,8 +840,17 @@ mod tests {
         assert_ne!(open_four.flags & flag::OPEN_FOUR, 0);
         // Above any cell without a combination (one four or one open
         // three at most, closed threes elsewhere)...
-        let single = WEIGHT[Pattern::Four as usize] + 3 * WEIGHT[Pattern::ClosedThree as usize];
-        assert!(four_three.value > single, "{four_three:?}");
+        let single = eval::hand_value(
+            [
+                Pattern::Four,
+                Pattern::ClosedThree,
+                Pattern::ClosedThree,
+                Pattern::ClosedThree,
+            ],
+            Rules::Freestyle,
+            0,
+        );
+        assert!(i32::from(four_three.value) > single, "{four_three:?}");
         // ...and below an open four, which wins two plies sooner.
         assert!(
             open_four.value >= four_three.value,

@@ -112,10 +112,7 @@ impl<'a> Engine<'a> {
     /// Static evaluation for the side to move.
     fn evaluate(&self) -> i32 {
         let me = color(self.b.side_to_move());
-        let mine = self.b.total(me);
-        let theirs = self.b.total(1 - me);
-        // The side to move cashes its shapes first.
-        (mine + mine / 6 - theirs).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        self.b.eval_for(me).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
     /// Candidate moves for the side to move, scored for ordering, into
@@ -158,8 +155,9 @@ impl<'a> Engine<'a> {
                     self.b.near(c) > 0
                 };
                 if take && self.legal_for(c, me) {
-                    let score =
-                        mine.value * 5 / 4 + theirs.value + self.history.get(me, c as usize) / 8;
+                    let score = i32::from(mine.value) * 5 / 4
+                        + i32::from(theirs.value)
+                        + self.history.get(me, c as usize) / 8;
                     moves.push((score, c));
                 }
             }

@@ -6,6 +6,7 @@
 
 pub mod board;
 pub mod engine;
+pub mod eval;
 pub mod pattern;
 pub mod renju;
 mod root;

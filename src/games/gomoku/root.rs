@@ -111,7 +111,8 @@ impl Engine<'_> {
             roots
                 .iter()
                 .map(|&c| {
-                    let v = self.b.info(c, me).value * 5 / 4 + self.b.info(c, 1 - me).value;
+                    let v = i32::from(self.b.info(c, me).value) * 5 / 4
+                        + i32::from(self.b.info(c, 1 - me).value);
                     (v, c)
                 })
                 .collect()

@@ -250,7 +250,10 @@ impl Engine<'_> {
             }
             let info = self.b.info(c, a);
             if info.flags & (flag::FOUR | flag::THREE) != 0 {
-                cands.push((info.value + self.b.info(c, d).value / 2, c));
+                cands.push((
+                    i32::from(info.value) + i32::from(self.b.info(c, d).value) / 2,
+                    c,
+                ));
             }
         }
         cands.sort_by_key(|x| std::cmp::Reverse(x.0));

@@ -1,0 +1,380 @@
+//! Makes the gomoku evaluation's weights (`src/games/gomoku/eval-*.bin`)
+//! from self-play outcomes, one rule set at a time;
+//! `examples/gomoku_train.sh` runs the steps that made the committed ones.
+//!
+//! ```text
+//! cargo run --release --example gomoku_train -- hand RULE OUT
+//! cargo run --release --example gomoku_train -- selfplay RULE GAMES SEED NODES OUT [WEIGHTS]
+//! cargo run --release --example gomoku_train -- fit RULE OUT DATA...
+//! cargo run --release --example gomoku_train -- loss RULE WEIGHTS DATA...
+//! ```
+//!
+//! `hand` writes the hand-made evaluation as a weights file.
+//!
+//! `selfplay` plays GAMES games on 15×15: a few stones dropped at random
+//! near the centre (2 to `MAX_OPENING`, alternating colours), then the
+//! engine's own search for both sides with NODES nodes a move, on the
+//! committed weights or on those of the file WEIGHTS. A line per game: the
+//! result (`X`, `O` or `D`), the number of random stones, the moves. A
+//! node-limited search does not look at the clock, so the file depends on
+//! the arguments (and the weights) alone.
+//!
+//! `fit` reads such files and fits the weights by logistic regression: every
+//! position after the random stones where neither side has a five to make
+//! is a sample, its features the counts of each combination of four line
+//! patterns among the empty cells, for the side to move and for the side
+//! waiting, its target the game's result for the side to move (a draw is
+//! a half). The fit starts from the hand-made weights, scaled to log-odds
+//! by the one factor that fits them best, and is pulled back towards them
+//! (`PRIOR_PULL`), so a combination the games rarely show keeps its
+//! hand-made value. The fitted log-odds are written back in the hand-made
+//! evaluation's units (divided by that factor), so that the search's
+//! margins keep their meaning. Freestyle and standard fit one table for
+//! both colours; renju fits each colour's own.
+//!
+//! `loss` prints a weights file's log-loss on data files, against the
+//! hand-made evaluation's.
+//!
+//! Every command gives the same output for the same arguments on any
+//! machine and with any number of threads.
+
+#[path = "common/parallel.rs"]
+mod parallel;
+
+use gameai::games::Game;
+use gameai::games::gomoku::eval::{self, COMBOS, TO_MOVE, WAITING, Weights};
+use gameai::games::gomoku::{Board, Gomoku, MAX_DEPTH, Rules};
+use gameai::games::lines::Rng;
+use gameai::search::{Limits, Workspace};
+
+/// Self-play boards are this wide.
+const SIZE: usize = 15;
+/// The most random stones a game starts from.
+const MAX_OPENING: usize = 7;
+/// Random stones fall within this many rows and columns of the centre.
+const OPENING_REACH: usize = 3;
+/// The fit's pull towards the hand-made weights (in squared log-odds per
+/// weight, against the mean log-loss per sample).
+const PRIOR_PULL: f64 = 1e-4;
+/// Full-batch Adam steps, and its step size in log-odds.
+const STEPS: usize = 1500;
+const STEP_SIZE: f64 = 0.01;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let rules = || {
+        let name = args.get(1).map_or("", String::as_str);
+        Rules::from_name(name).unwrap_or_else(|| usage(&format!("unknown rule {name:?}")))
+    };
+    match args.first().map(String::as_str) {
+        Some("hand") if args.len() == 3 => {
+            std::fs::write(&args[2], eval::write(&eval::hand(rules())))
+                .expect("cannot write the weights");
+        }
+        Some("selfplay") if (6..=7).contains(&args.len()) => {
+            let rules = rules();
+            let games: usize = args[2].parse().expect("GAMES is a number");
+            let seed: u64 = args[3].parse().expect("SEED is a number");
+            let nodes: u64 = args[4].parse().expect("NODES is a number");
+            if let Some(file) = args.get(6) {
+                install(rules, file);
+            }
+            let ids: Vec<usize> = (0..games).collect();
+            let mut workspaces = parallel::per_core(Workspace::default);
+            let lines = parallel::map_in_order(&ids, &mut workspaces, |ws, _, &game| {
+                self_play(rules, seed, game, nodes, ws)
+            });
+            std::fs::write(&args[5], lines.concat()).expect("cannot write the games");
+        }
+        Some("fit") if args.len() >= 4 => {
+            let rules = rules();
+            let samples = read_samples(rules, &args[3..]);
+            let w = fit(rules, &samples);
+            std::fs::write(&args[2], eval::write(&w)).expect("cannot write the weights");
+        }
+        Some("loss") if args.len() >= 4 => {
+            let rules = rules();
+            let bytes = std::fs::read(&args[2]).expect("cannot read the weights");
+            let w = eval::read(&bytes).unwrap_or_else(|| usage("the weights file does not fit"));
+            let samples = read_samples(rules, &args[3..]);
+            let hand = eval::hand(rules);
+            let k = best_scale(&samples, &flatten(rules, &hand));
+            println!(
+                "{} positions: log-loss {:.4} (hand-made {:.4})",
+                samples.len(),
+                log_loss(&samples, &flatten(rules, &w), k),
+                log_loss(&samples, &flatten(rules, &hand), k)
+            );
+        }
+        _ => usage("unknown command"),
+    }
+}
+
+fn usage(problem: &str) -> ! {
+    eprintln!(
+        "{problem}\nusage: gomoku_train hand RULE OUT \
+         | selfplay RULE GAMES SEED NODES OUT [WEIGHTS] \
+         | fit RULE OUT DATA... | loss RULE WEIGHTS DATA..."
+    );
+    std::process::exit(2);
+}
+
+/// Makes the process evaluate `rules` with the weights in `file`.
+fn install(rules: Rules, file: &str) {
+    let bytes = std::fs::read(file).expect("cannot read the weights");
+    let w = eval::read(&bytes).unwrap_or_else(|| usage("the weights file does not fit"));
+    assert!(eval::install(rules, w), "weights installed too late");
+}
+
+/// One self-play game as a line of the games file.
+fn self_play(rules: Rules, seed: u64, game: usize, nodes: u64, ws: &mut Workspace) -> String {
+    let mut rng = Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ game as u64);
+    let mut pos = Gomoku::new(SIZE, rules);
+    let mut moves = Vec::new();
+    let opening = 2 + rng.below(MAX_OPENING - 1);
+    while moves.len() < opening {
+        let centre = SIZE / 2;
+        let r = centre - OPENING_REACH + rng.below(2 * OPENING_REACH + 1);
+        let c = centre - OPENING_REACH + rng.below(2 * OPENING_REACH + 1);
+        let name = gameai::games::notation::cell_name(r, c);
+        if pos.play_notation(&name).is_ok() {
+            moves.push(name);
+        }
+    }
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Limits::depth(MAX_DEPTH)
+    };
+    let result = loop {
+        if let Some((winner, _)) = pos.winner() {
+            break winner.symbol();
+        }
+        if pos.board.is_full() {
+            break 'D';
+        }
+        let report = pos.search(&limits, ws);
+        let name = report.best_move.notation;
+        pos.play_notation(&name)
+            .expect("the engine's move is legal");
+        moves.push(name);
+    };
+    format!("{result} {opening} {}\n", moves.join(" "))
+}
+
+/// A position's features and result.
+struct Sample {
+    /// (feature, count): feature = table × COMBOS + combination.
+    features: Vec<(u16, u16)>,
+    /// The result for the side to move: 1 won, 0 lost, ½ drawn.
+    target: f64,
+}
+
+/// The fitted tables: freestyle and standard share one per role, renju
+/// has one per colour and role.
+fn tables(rules: Rules) -> usize {
+    if rules == Rules::Renju { 4 } else { 2 }
+}
+
+fn table_of(rules: Rules, color: usize, role: usize) -> usize {
+    if rules == Rules::Renju {
+        color * 2 + role
+    } else {
+        role
+    }
+}
+
+/// A weights file's values as the fit's flat vector.
+fn flatten(rules: Rules, w: &Weights) -> Vec<f64> {
+    let mut flat = vec![0.0; tables(rules) * COMBOS];
+    for (color, roles) in w.iter().enumerate() {
+        for (role, values) in roles.iter().enumerate() {
+            let t = table_of(rules, color, role);
+            for (i, &v) in values.iter().enumerate() {
+                flat[t * COMBOS + i] = f64::from(v);
+            }
+        }
+    }
+    flat
+}
+
+fn read_samples(rules: Rules, files: &[String]) -> Vec<Sample> {
+    let games: Vec<String> = files
+        .iter()
+        .flat_map(|f| {
+            let text = std::fs::read_to_string(f).expect("cannot read the games");
+            text.lines().map(str::to_owned).collect::<Vec<_>>()
+        })
+        .collect();
+    let mut threads = parallel::per_core(|| ());
+    let samples: Vec<Vec<Sample>> =
+        parallel::map_in_order(&games, &mut threads, |_, _, line| game_samples(rules, line));
+    let samples: Vec<Sample> = samples.into_iter().flatten().collect();
+    eprintln!("{} games, {} positions", games.len(), samples.len());
+    samples
+}
+
+fn game_samples(rules: Rules, line: &str) -> Vec<Sample> {
+    let mut words = line.split_whitespace();
+    let result = words.next().expect("a result");
+    let opening: usize = words
+        .next()
+        .and_then(|w| w.parse().ok())
+        .expect("an opening length");
+    let mut pos = Gomoku::new(SIZE, rules);
+    let mut out = Vec::new();
+    for (ply, name) in words.enumerate() {
+        if ply >= opening {
+            if let Some(s) = sample(rules, &pos.board, result) {
+                out.push(s);
+            }
+        }
+        pos.play_notation(name).expect("a legal move");
+    }
+    out
+}
+
+/// The sample of a position, unless a side has a five to make.
+fn sample(rules: Rules, b: &Board, result: &str) -> Option<Sample> {
+    use gameai::games::gomoku::board::flag;
+    let me = b.side_to_move() as usize;
+    if b.flag_count(0, flag::FIVE) > 0 || b.flag_count(1, flag::FIVE) > 0 {
+        return None;
+    }
+    let mut counts = vec![0u16; tables(rules) * COMBOS];
+    for &cell in &b.interior {
+        if !b.is_empty(cell) {
+            continue;
+        }
+        for (color, role) in [(me, TO_MOVE), (1 - me, WAITING)] {
+            let pats = [0, 1, 2, 3].map(|d| b.pattern(cell, color, d) as u8);
+            counts[table_of(rules, color, role) * COMBOS + eval::combo(&pats)] += 1;
+        }
+    }
+    let target = match result {
+        "D" => 0.5,
+        r if r == b.side_to_move().symbol().to_string() => 1.0,
+        _ => 0.0,
+    };
+    Some(Sample {
+        features: counts
+            .iter()
+            .enumerate()
+            .filter(|&(_, &n)| n > 0)
+            .map(|(f, &n)| (f as u16, n))
+            .collect(),
+        target,
+    })
+}
+
+fn dot(s: &Sample, w: &[f64]) -> f64 {
+    s.features
+        .iter()
+        .map(|&(f, n)| w[f as usize] * f64::from(n))
+        .sum()
+}
+
+fn sigmoid(z: f64) -> f64 {
+    1.0 / (1.0 + (-z).exp())
+}
+
+/// Mean log-loss of the values `w` read as log-odds times `k`.
+fn log_loss(samples: &[Sample], w: &[f64], k: f64) -> f64 {
+    let total: f64 = samples
+        .iter()
+        .map(|s| {
+            let p = sigmoid(k * dot(s, w)).clamp(1e-12, 1.0 - 1e-12);
+            -(s.target * p.ln() + (1.0 - s.target) * (1.0 - p).ln())
+        })
+        .sum();
+    total / samples.len().max(1) as f64
+}
+
+/// The factor that best turns the values `w` into log-odds (golden-section
+/// search on the log-loss, over a logarithmic range).
+fn best_scale(samples: &[Sample], w: &[f64]) -> f64 {
+    let values: Vec<(f64, f64)> = samples.iter().map(|s| (dot(s, w), s.target)).collect();
+    let loss = |log_k: f64| {
+        let k = log_k.exp();
+        values
+            .iter()
+            .map(|&(v, y)| {
+                let p = sigmoid(k * v).clamp(1e-12, 1.0 - 1e-12);
+                -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
+            })
+            .sum::<f64>()
+    };
+    let (mut lo, mut hi) = ((1e-6f64).ln(), (1.0f64).ln());
+    let ratio = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..80 {
+        let a = hi - ratio * (hi - lo);
+        let b = lo + ratio * (hi - lo);
+        if loss(a) < loss(b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    ((lo + hi) / 2.0).exp()
+}
+
+/// Fits the weights (see the module's documentation).
+fn fit(rules: Rules, samples: &[Sample]) -> Box<Weights> {
+    let hand = flatten(rules, &eval::hand(rules));
+    let k = best_scale(samples, &hand);
+    let prior: Vec<f64> = hand.iter().map(|v| v * k).collect();
+    eprintln!(
+        "scale {k:.3e} log-odds per unit; hand-made log-loss {:.4}",
+        log_loss(samples, &hand, k)
+    );
+    let mut w = prior.clone();
+    let (mut m, mut v) = (vec![0.0; w.len()], vec![0.0; w.len()]);
+    let (beta1, beta2) = (0.9f64, 0.999f64);
+    let n = samples.len().max(1) as f64;
+    let mut threads = parallel::per_core(|| ());
+    let chunks: Vec<&[Sample]> = samples.chunks(4096).collect();
+    for step in 1..=STEPS {
+        // The gradient, summed chunk by chunk in order (reproducible).
+        let parts = parallel::map_in_order(&chunks, &mut threads, |_, _, chunk| {
+            let mut g = vec![0.0; w.len()];
+            let mut loss = 0.0;
+            for s in chunk.iter() {
+                let p = sigmoid(dot(s, &w)).clamp(1e-12, 1.0 - 1e-12);
+                loss -= s.target * p.ln() + (1.0 - s.target) * (1.0 - p).ln();
+                for &(f, c) in &s.features {
+                    g[f as usize] += (p - s.target) * f64::from(c);
+                }
+            }
+            (g, loss)
+        });
+        let mut g = vec![0.0; w.len()];
+        let mut loss = 0.0;
+        for (part, l) in parts {
+            for (a, b) in g.iter_mut().zip(part) {
+                *a += b;
+            }
+            loss += l;
+        }
+        for i in 0..w.len() {
+            let grad = g[i] / n + 2.0 * PRIOR_PULL * (w[i] - prior[i]);
+            m[i] = beta1 * m[i] + (1.0 - beta1) * grad;
+            v[i] = beta2 * v[i] + (1.0 - beta2) * grad * grad;
+            let m_hat = m[i] / (1.0 - beta1.powi(step as i32));
+            let v_hat = v[i] / (1.0 - beta2.powi(step as i32));
+            w[i] -= STEP_SIZE * m_hat / (v_hat.sqrt() + 1e-12);
+        }
+        if step % 250 == 0 || step == 1 {
+            eprintln!("step {step}: log-loss {:.4}", loss / n);
+        }
+    }
+    let mut out = Box::new([[[0i16; COMBOS]; 2]; 2]);
+    for (color, tables) in out.iter_mut().enumerate() {
+        for role in [TO_MOVE, WAITING] {
+            let t = table_of(rules, color, role);
+            for (i, value) in tables[role].iter_mut().enumerate() {
+                let units = (w[t * COMBOS + i] / k).round();
+                *value = units.clamp(-f64::from(i16::MAX), f64::from(i16::MAX)) as i16;
+            }
+        }
+    }
+    out
+}
