@@ -458,10 +458,12 @@ async fn analysis_flags_a_planted_blunder() {
     assert_eq!(marks(&review)[5], "blunder", "{review}");
     assert_eq!(review["moves"][5]["best_move"], "1");
 
-    // Gomoku: O ignores X's open three.
+    // Gomoku: O ignores X's open three. O's earlier moves are sound: after
+    // moves thrown away the engine proves X's win before the open three,
+    // and a lost position has no blunder left to make.
     let review = analyze(
         &app,
-        json!({"game": "gomoku", "moves": "h8 a1 i8 a2 j8 a3", "time_ms": 300}),
+        json!({"game": "gomoku", "moves": "h8 h7 i8 i7 j8 a1", "time_ms": 300}),
     )
     .await;
     let m = marks(&review);
