@@ -134,22 +134,23 @@ const BINOMIAL: [[usize; 5]; 13] = {
     t
 };
 
-/// The four patterns of every combination, weakest first.
+/// The four patterns of a combination, weakest first.
 pub fn patterns_of(index: usize) -> [Pattern; 4] {
-    let mut pats = [0u8; 4];
-    for a in 0..10u8 {
-        for b in a..10 {
-            for c in b..10 {
-                for d in c..10 {
-                    pats = [a, b, c, d];
-                    if combo(&pats) == index {
-                        return pats.map(Pattern::from_u8);
+    static ALL: OnceLock<Vec<[u8; 4]>> = OnceLock::new();
+    let all = ALL.get_or_init(|| {
+        let mut all = vec![[0u8; 4]; COMBOS];
+        for a in 0..10u8 {
+            for b in a..10 {
+                for c in b..10 {
+                    for d in c..10 {
+                        all[combo(&[a, b, c, d])] = [a, b, c, d];
                     }
                 }
             }
         }
-    }
-    pats.map(Pattern::from_u8)
+        all
+    });
+    all[index].map(Pattern::from_u8)
 }
 
 /// Hand-made value of a line pattern, by `Pattern as usize`.
