@@ -78,16 +78,21 @@ impl<'a> Clock<'a> {
 
     /// Starts a stage that may use `share` of the time left, or, without a
     /// deadline, `nodes` more nodes (so untimed answers stay reproducible).
+    /// Under a node budget it also takes no more than `share` of the nodes
+    /// left: a stage must not spend what the rest of the search needs.
     pub fn start_stage(&mut self, share: f64, nodes_now: u64, nodes: u64) {
+        let budget_share = self.limits.nodes.map_or(u64::MAX, |n| {
+            nodes_now.saturating_add((n.saturating_sub(nodes_now) as f64 * share) as u64)
+        });
         match self.limits.deadline {
             Some(d) => {
                 let now = Instant::now();
                 self.stage_deadline = Some(now + d.saturating_duration_since(now).mul_f64(share));
-                self.stage_nodes = u64::MAX;
+                self.stage_nodes = budget_share;
             }
             None => {
                 self.stage_deadline = None;
-                self.stage_nodes = nodes_now.saturating_add(nodes);
+                self.stage_nodes = nodes_now.saturating_add(nodes).min(budget_share);
             }
         }
     }
@@ -154,6 +159,20 @@ mod tests {
         assert!(!clock.expired(149) && clock.expired(150));
         clock.end_stage();
         assert!(!clock.expired(150));
+    }
+
+    #[test]
+    fn a_stage_takes_its_share_of_a_node_budget() {
+        let mut limits = Limits::depth(3);
+        limits.nodes = Some(1_100);
+        limits.deadline = Some(Instant::now() + std::time::Duration::from_secs(60));
+        let mut clock = Clock::new(&limits);
+        clock.start_stage(0.1, 100, 1_000_000);
+        assert!(!clock.expired(199) && clock.expired(200));
+        limits.deadline = None;
+        let mut clock = Clock::new(&limits);
+        clock.start_stage(0.5, 100, 50);
+        assert!(!clock.expired(149) && clock.expired(150));
     }
 
     #[test]
