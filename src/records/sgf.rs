@@ -12,7 +12,8 @@
 //! that is read as gomoku when the reader says the game is gomoku.
 //! `B[]` (or `B[tt]` on boards up to
 //! 19) passes. A starting position is set up with `AB`/`AW`/`AE` and `PL`
-//! in the root node; point lists may be compressed (`AB[aa:cc]`). Only the
+//! in the root node (the first node with properties: an empty node before
+//! it is skipped); point lists may be compressed (`AB[aa:cc]`). Only the
 //! main line is read: other variations are skipped. `SZ` defaults to the
 //! game's own size (15 for gomoku, 8 for othello); `RU` names the gomoku
 //! rules when it is one of ours (`freestyle`, `standard`, `renju`), and the
@@ -38,6 +39,10 @@ type Node = Vec<Property>;
 /// Reads a gomoku or othello game in SGF.
 pub fn parse(text: &str, hints: &Hints) -> Result<Record, RecordError> {
     let nodes = main_line(text)?;
+    // The root is the first node; some writers put an empty node before
+    // it, so the first node with properties is taken.
+    let first = nodes.iter().position(|n| !n.is_empty()).unwrap_or(0);
+    let nodes = &nodes[first..];
     let root = &nodes[0];
     let game = match value(root, "GM") {
         Some(gm) => {
@@ -82,7 +87,12 @@ pub fn parse(text: &str, hints: &Hints) -> Result<Record, RecordError> {
                 "SZ[{other}]: othello is played on 8×8"
             )));
         }
-        (_, size) => (size, size.unwrap_or(game.info().default_size)),
+        // A board without SZ has the size the reader assumed, which is
+        // what a record written back says.
+        (_, size) => {
+            let n = size.unwrap_or(game.info().default_size);
+            (Some(n), n)
+        }
     };
     if !(1..=26).contains(&n) {
         return Err(RecordError::header(format!("SZ[{n}]: too large a board")));
@@ -90,7 +100,7 @@ pub fn parse(text: &str, hints: &Hints) -> Result<Record, RecordError> {
     let start = setup(root, game, n as usize)?;
     let mut replay = Replay::new(game, size_option, rules, start)?;
     // The root may hold a move too; every other node is at most one move.
-    for node in &nodes {
+    for node in nodes {
         let moves: Vec<&Property> = node
             .iter()
             .filter(|(id, _)| id == "B" || id == "W")
@@ -421,6 +431,34 @@ mod tests {
 
     fn read(text: &str) -> Result<Record, RecordError> {
         parse_record(Format::Sgf, text)
+    }
+
+    #[test]
+    fn the_root_is_the_first_node_with_properties() {
+        let record = read("(;;GM[4]SZ[19]RU[standard];B[jj];W[kk])").unwrap();
+        assert_eq!(record.size, Some(19));
+        assert_eq!(record.rules.as_deref(), Some("standard"));
+        assert_eq!(record.notations(), ["j10", "k11"]);
+    }
+
+    #[test]
+    fn a_gomoku_board_without_a_size_round_trips() {
+        // Found by the records' fuzzing: the first reading took no size
+        // and the written record said SZ[15].
+        let hints = Hints {
+            game: Some(GameKind::Gomoku),
+            ..Hints::default()
+        };
+        for text in [
+            "(;;FF[4]GM[4]SZ[15]RU[renju]AB[aa]AW[ab]PL[B];B[hh]C[x];W[ii](;B[hi])(;B[jj]))",
+            "(;FF[4];B[hh]C[x];W[ii])",
+        ] {
+            let record = parse_with(Format::Sgf, text, &hints);
+            let record = record.expect("a record");
+            assert_eq!(record.size, Some(15));
+            let written = write_record(Format::Sgf, &record).unwrap();
+            assert_eq!(parse_with(Format::Sgf, &written, &hints), Ok(record));
+        }
     }
 
     #[test]
