@@ -6,6 +6,7 @@
 //! cargo run --release --example gomoku_train -- hand RULE OUT
 //! cargo run --release --example gomoku_train -- selfplay RULE GAMES SEED NODES OUT [WEIGHTS]
 //! cargo run --release --example gomoku_train -- fit RULE OUT DATA...
+//! cargo run --release --example gomoku_train -- order RULE IN OUT DATA...
 //! cargo run --release --example gomoku_train -- loss RULE WEIGHTS DATA...
 //! ```
 //!
@@ -23,14 +24,24 @@
 //! position after the random stones where neither side has a five to make
 //! is a sample, its features the counts of each combination of four line
 //! patterns among the empty cells, for the side to move and for the side
-//! waiting, its target the game's result for the side to move (a draw is
-//! a half). The fit starts from the hand-made weights, scaled to log-odds
+//! waiting, and the threat mask (which fours and threes each side can
+//! make, seen from the side to move), its target the game's result for the
+//! side to move (a draw is a half). The fit starts from the hand-made weights, scaled to log-odds
 //! by the one factor that fits them best, and is pulled back towards them
 //! (`PRIOR_PULL`), so a combination the games rarely show keeps its
 //! hand-made value. The fitted log-odds are written back in the hand-made
 //! evaluation's units (divided by that factor), so that the search's
 //! margins keep their meaning. Freestyle and standard fit one table for
 //! both colours; renju fits each colour's own.
+//!
+//! `order` fits the move-ordering values of the weights file IN to the
+//! moves the games chose: each move after the random stones, where neither
+//! side had a five to make, is a choice among the empty cells near the
+//! stones; a move's value is its own combination's value plus the
+//! opponent's combination's value there, and a softmax of the values
+//! should give the move played. It starts from the hand-made values
+//! scaled to log-probabilities, is pulled back towards them, and writes
+//! IN with the fitted values, in the hand-made units, to OUT.
 //!
 //! `loss` prints a weights file's log-loss on data files, against the
 //! hand-made evaluation's.
@@ -42,7 +53,7 @@
 mod parallel;
 
 use gameai::games::Game;
-use gameai::games::gomoku::eval::{self, COMBOS, TO_MOVE, WAITING, Weights};
+use gameai::games::gomoku::eval::{self, COMBOS, THREATS, TO_MOVE, WAITING, Weights};
 use gameai::games::gomoku::{Board, Gomoku, MAX_DEPTH, Rules};
 use gameai::games::lines::Rng;
 use gameai::search::{Limits, Workspace};
@@ -92,6 +103,15 @@ fn main() {
             let w = fit(rules, &samples);
             std::fs::write(&args[2], eval::write(&w)).expect("cannot write the weights");
         }
+        Some("order") if args.len() >= 5 => {
+            let rules = rules();
+            let bytes = std::fs::read(&args[2]).expect("cannot read the weights");
+            let mut w =
+                eval::read(&bytes).unwrap_or_else(|| usage("the weights file does not fit"));
+            let samples = read_choices(rules, &args[4..]);
+            w.order = fit_order(rules, &samples);
+            std::fs::write(&args[3], eval::write(&w)).expect("cannot write the weights");
+        }
         Some("loss") if args.len() >= 4 => {
             let rules = rules();
             let bytes = std::fs::read(&args[2]).expect("cannot read the weights");
@@ -114,7 +134,7 @@ fn usage(problem: &str) -> ! {
     eprintln!(
         "{problem}\nusage: gomoku_train hand RULE OUT \
          | selfplay RULE GAMES SEED NODES OUT [WEIGHTS] \
-         | fit RULE OUT DATA... | loss RULE WEIGHTS DATA..."
+         | fit RULE OUT DATA... | order RULE IN OUT DATA... | loss RULE WEIGHTS DATA..."
     );
     std::process::exit(2);
 }
@@ -183,15 +203,37 @@ fn table_of(rules: Rules, color: usize, role: usize) -> usize {
     }
 }
 
+/// The fitted threat tables: one for freestyle and standard, one per
+/// colour to move for renju.
+fn threat_tables(rules: Rules) -> usize {
+    if rules == Rules::Renju { 2 } else { 1 }
+}
+
+/// Where the threat values of `color` to move start in the flat vector.
+fn threats_at(rules: Rules, color: usize) -> usize {
+    let t = if rules == Rules::Renju { color } else { 0 };
+    tables(rules) * COMBOS + t * THREATS
+}
+
+fn features(rules: Rules) -> usize {
+    tables(rules) * COMBOS + threat_tables(rules) * THREATS
+}
+
 /// A weights file's values as the fit's flat vector.
 fn flatten(rules: Rules, w: &Weights) -> Vec<f64> {
-    let mut flat = vec![0.0; tables(rules) * COMBOS];
-    for (color, roles) in w.iter().enumerate() {
+    let mut flat = vec![0.0; features(rules)];
+    for (color, roles) in w.cells.iter().enumerate() {
         for (role, values) in roles.iter().enumerate() {
             let t = table_of(rules, color, role);
             for (i, &v) in values.iter().enumerate() {
                 flat[t * COMBOS + i] = f64::from(v);
             }
+        }
+    }
+    for (color, values) in w.threats.iter().enumerate() {
+        let at = threats_at(rules, color);
+        for (i, &v) in values.iter().enumerate() {
+            flat[at + i] = f64::from(v);
         }
     }
     flat
@@ -240,7 +282,8 @@ fn sample(rules: Rules, b: &Board, result: &str) -> Option<Sample> {
     if b.flag_count(0, flag::FIVE) > 0 || b.flag_count(1, flag::FIVE) > 0 {
         return None;
     }
-    let mut counts = vec![0u16; tables(rules) * COMBOS];
+    let mut counts = vec![0u16; features(rules)];
+    counts[threats_at(rules, me) + b.threat_mask(me)] = 1;
     for &cell in &b.interior {
         if !b.is_empty(cell) {
             continue;
@@ -366,11 +409,209 @@ fn fit(rules: Rules, samples: &[Sample]) -> Box<Weights> {
             eprintln!("step {step}: log-loss {:.4}", loss / n);
         }
     }
-    let mut out = Box::new([[[0i16; COMBOS]; 2]; 2]);
-    for (color, tables) in out.iter_mut().enumerate() {
+    let units = |x: f64| {
+        (x / k)
+            .round()
+            .clamp(-f64::from(i16::MAX), f64::from(i16::MAX)) as i16
+    };
+    let mut out = eval::hand(rules);
+    for (color, tables) in out.cells.iter_mut().enumerate() {
         for role in [TO_MOVE, WAITING] {
             let t = table_of(rules, color, role);
             for (i, value) in tables[role].iter_mut().enumerate() {
+                *value = units(w[t * COMBOS + i]);
+            }
+        }
+    }
+    for (color, values) in out.threats.iter_mut().enumerate() {
+        let at = threats_at(rules, color);
+        for (i, value) in values.iter_mut().enumerate() {
+            *value = units(w[at + i]);
+        }
+    }
+    out
+}
+
+/// A position's candidate moves and the one the game played there.
+struct Choice {
+    /// Per candidate: its own combination's feature and the opponent's.
+    candidates: Vec<(u16, u16)>,
+    played: usize,
+}
+
+/// The ordering tables: own and others' for freestyle and standard, per
+/// colour too for renju.
+fn order_tables(rules: Rules) -> usize {
+    if rules == Rules::Renju { 4 } else { 2 }
+}
+
+fn order_table_of(rules: Rules, color: usize, role: usize) -> usize {
+    if rules == Rules::Renju {
+        color * 2 + role
+    } else {
+        role
+    }
+}
+
+fn read_choices(rules: Rules, files: &[String]) -> Vec<Choice> {
+    let games: Vec<String> = files
+        .iter()
+        .flat_map(|f| {
+            let text = std::fs::read_to_string(f).expect("cannot read the games");
+            text.lines().map(str::to_owned).collect::<Vec<_>>()
+        })
+        .collect();
+    let mut threads = parallel::per_core(|| ());
+    let choices: Vec<Vec<Choice>> =
+        parallel::map_in_order(&games, &mut threads, |_, _, line| game_choices(rules, line));
+    let choices: Vec<Choice> = choices.into_iter().flatten().collect();
+    eprintln!("{} games, {} choices", games.len(), choices.len());
+    choices
+}
+
+/// Every move of a game after its random stones, where neither side had a
+/// five to make, with the cells near the stones it was chosen from.
+fn game_choices(rules: Rules, line: &str) -> Vec<Choice> {
+    use gameai::games::gomoku::board::flag;
+    let mut words = line.split_whitespace();
+    words.next().expect("a result");
+    let opening: usize = words
+        .next()
+        .and_then(|w| w.parse().ok())
+        .expect("an opening length");
+    let mut pos = Gomoku::new(SIZE, rules);
+    let mut out = Vec::new();
+    for (ply, name) in words.enumerate() {
+        let b = &pos.board;
+        let quiet = b.flag_count(0, flag::FIVE) == 0 && b.flag_count(1, flag::FIVE) == 0;
+        if ply >= opening && quiet {
+            let played = pos.parse_cell(name).expect("a cell");
+            let me = b.side_to_move() as usize;
+            let mut candidates = Vec::new();
+            let mut index = None;
+            for &cell in &b.interior {
+                if !b.is_empty(cell) || b.near(cell) == 0 {
+                    continue;
+                }
+                if cell == played {
+                    index = Some(candidates.len());
+                }
+                let feature = |color: usize, role: usize| {
+                    let pats = [0, 1, 2, 3].map(|d| b.pattern(cell, color, d) as u8);
+                    (order_table_of(rules, color, role) * COMBOS + eval::combo(&pats)) as u16
+                };
+                candidates.push((feature(me, eval::OWN), feature(1 - me, eval::OTHERS)));
+            }
+            if let Some(played) = index {
+                out.push(Choice { candidates, played });
+            }
+        }
+        pos.play_notation(name).expect("a legal move");
+    }
+    out
+}
+
+/// The mean cross-entropy of the choices under ordering values `w` read
+/// as log-probabilities times `k`, and its gradient in `w` (when asked).
+fn choice_loss(choices: &[Choice], w: &[f64], k: f64, grad: Option<&mut Vec<f64>>) -> f64 {
+    let mut loss = 0.0;
+    let mut g = grad;
+    for c in choices {
+        let scores: Vec<f64> = c
+            .candidates
+            .iter()
+            .map(|&(a, b)| k * (w[a as usize] + w[b as usize]))
+            .collect();
+        let top = scores.iter().copied().fold(f64::MIN, f64::max);
+        let sum: f64 = scores.iter().map(|s| (s - top).exp()).sum();
+        loss += top + sum.ln() - scores[c.played];
+        if let Some(g) = g.as_deref_mut() {
+            for (i, (&(a, b), s)) in c.candidates.iter().zip(&scores).enumerate() {
+                let p = (s - top).exp() / sum - f64::from(u8::from(i == c.played));
+                g[a as usize] += k * p;
+                g[b as usize] += k * p;
+            }
+        }
+    }
+    loss
+}
+
+/// Fits the move-ordering values to the moves the games chose: a softmax
+/// over each position's candidates of their values, by full-batch Adam
+/// from the hand-made values scaled to log-probabilities (and pulled back
+/// towards them); written back in the hand-made units.
+fn fit_order(rules: Rules, choices: &[Choice]) -> [[[i16; COMBOS]; 2]; 2] {
+    let hand = eval::hand(rules);
+    let mut prior = vec![0.0; order_tables(rules) * COMBOS];
+    for color in 0..2 {
+        for role in [eval::OWN, eval::OTHERS] {
+            let t = order_table_of(rules, color, role);
+            for i in 0..COMBOS {
+                prior[t * COMBOS + i] = f64::from(hand.order[color][role][i]);
+            }
+        }
+    }
+    let mut threads = parallel::per_core(|| ());
+    let chunks: Vec<&[Choice]> = choices.chunks(4096).collect();
+    let n = choices.len().max(1) as f64;
+    let mean_loss = |w: &[f64], k: f64, threads: &mut Vec<()>| {
+        let parts = parallel::map_in_order(&chunks, threads, |_, _, chunk| {
+            choice_loss(chunk, w, k, None)
+        });
+        parts.iter().sum::<f64>() / n
+    };
+    // The scale that turns the hand-made values into log-probabilities.
+    let (mut lo, mut hi) = ((1e-5f64).ln(), (1.0f64).ln());
+    let ratio = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..60 {
+        let a = hi - ratio * (hi - lo);
+        let b = lo + ratio * (hi - lo);
+        if mean_loss(&prior, a.exp(), &mut threads) < mean_loss(&prior, b.exp(), &mut threads) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    let k = ((lo + hi) / 2.0).exp();
+    eprintln!(
+        "scale {k:.3e} log-probability per unit; hand-made cross-entropy {:.4}",
+        mean_loss(&prior, k, &mut threads)
+    );
+    let prior: Vec<f64> = prior.iter().map(|v| v * k).collect();
+    let mut w = prior.clone();
+    let (mut m, mut v) = (vec![0.0; w.len()], vec![0.0; w.len()]);
+    let (beta1, beta2) = (0.9f64, 0.999f64);
+    for step in 1..=STEPS {
+        let parts = parallel::map_in_order(&chunks, &mut threads, |_, _, chunk| {
+            let mut g = vec![0.0; w.len()];
+            let loss = choice_loss(chunk, &w, 1.0, Some(&mut g));
+            (g, loss)
+        });
+        let mut g = vec![0.0; w.len()];
+        let mut loss = 0.0;
+        for (part, l) in parts {
+            for (a, b) in g.iter_mut().zip(part) {
+                *a += b;
+            }
+            loss += l;
+        }
+        for i in 0..w.len() {
+            let grad = g[i] / n + 2.0 * PRIOR_PULL * (w[i] - prior[i]);
+            m[i] = beta1 * m[i] + (1.0 - beta1) * grad;
+            v[i] = beta2 * v[i] + (1.0 - beta2) * grad * grad;
+            let m_hat = m[i] / (1.0 - beta1.powi(step as i32));
+            let v_hat = v[i] / (1.0 - beta2.powi(step as i32));
+            w[i] -= STEP_SIZE * m_hat / (v_hat.sqrt() + 1e-12);
+        }
+        if step % 250 == 0 || step == 1 {
+            eprintln!("step {step}: cross-entropy {:.4}", loss / n);
+        }
+    }
+    let mut out = hand.order;
+    for (color, roles) in out.iter_mut().enumerate() {
+        for role in [eval::OWN, eval::OTHERS] {
+            let t = order_table_of(rules, color, role);
+            for (i, value) in roles[role].iter_mut().enumerate() {
                 let units = (w[t * COMBOS + i] / k).round();
                 *value = units.clamp(-f64::from(i16::MAX), f64::from(i16::MAX)) as i16;
             }

@@ -63,6 +63,16 @@ impl<const MOVES: usize> History<MOVES> {
         self.scores[side][code]
     }
 
+    /// Moves `code`'s score towards `±cap` by `bonus` (negative: a malus),
+    /// the step shrinking as the score nears the cap: scores stay bounded,
+    /// and recent results outweigh old ones.
+    #[inline]
+    pub fn update(&mut self, side: usize, code: usize, bonus: i32) {
+        let h = &mut self.scores[side][code];
+        let bonus = bonus.clamp(-self.cap, self.cap);
+        *h += bonus - (i64::from(*h) * i64::from(bonus.abs()) / i64::from(self.cap)) as i32;
+    }
+
     /// A cut-off by `code` with `depth` plies left: deep refutations weigh
     /// the square of their depth.
     #[inline]
@@ -135,6 +145,21 @@ mod tests {
         assert_eq!((h.get(1, 3), h.get(0, 3)), (16, 0));
         h.reward(1, 3, 4);
         assert_eq!(h.get(1, 3), 30);
+    }
+
+    #[test]
+    fn updates_move_a_score_towards_its_cap_and_back() {
+        let mut h = History::<4>::new(1000);
+        h.update(0, 1, 500);
+        assert_eq!(h.get(0, 1), 500);
+        h.update(0, 1, 500);
+        assert_eq!(h.get(0, 1), 750);
+        for _ in 0..100 {
+            h.update(0, 1, 5000);
+        }
+        assert_eq!(h.get(0, 1), 1000);
+        h.update(0, 1, -1000);
+        assert_eq!(h.get(0, 1), -1000);
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use std::sync::OnceLock;
 
 use super::Rules;
-use super::eval::{self, COMBOS, TO_MOVE, WAITING};
+use super::eval::{self, COMBOS, THREATS, TO_MOVE, WAITING};
 use super::pattern::{self, EMPTY, Pattern, PatternTable, WALL, slot};
 use crate::games::Player;
 
@@ -35,13 +35,84 @@ pub mod flag {
     pub const COUNT: usize = 5;
 }
 
+/// What a colour's stone on one empty cell makes from all four lines
+/// together, weakest first, so that "at least a four" is a comparison.
+pub mod p4 {
+    /// Nothing above a closed two.
+    pub const NONE: u8 = 0;
+    /// Renju black: a double three, double four or overline as the window
+    /// reads it (the real rule decides, see `Board::forbidden`).
+    pub const FORBID: u8 = 1;
+    /// An open two.
+    pub const TWO: u8 = 2;
+    /// A closed three.
+    pub const CLOSED_THREE: u8 = 3;
+    /// Two open twos.
+    pub const DOUBLE_TWO: u8 = 4;
+    /// A closed three with another closed three or an open two.
+    pub const CLOSED_THREE_PLUS: u8 = 5;
+    /// An open three.
+    pub const THREE: u8 = 6;
+    /// An open three with a closed three or an open two.
+    pub const THREE_PLUS: u8 = 7;
+    /// Two open threes.
+    pub const DOUBLE_THREE: u8 = 8;
+    /// A four.
+    pub const FOUR: u8 = 9;
+    /// A four with a closed three or an open two.
+    pub const FOUR_PLUS: u8 = 10;
+    /// A four with an open three.
+    pub const FOUR_THREE: u8 = 11;
+    /// An open four, or two fours: two points make five.
+    pub const OPEN_FOUR: u8 = 12;
+    /// Five.
+    pub const FIVE: u8 = 13;
+    pub const COUNT: usize = 14;
+}
+
+/// The combination category of four line patterns for a colour that may
+/// (`restricted` false) or may not make double threats.
+fn combination(pats: [Pattern; 4], restricted: bool) -> u8 {
+    let count = |p: Pattern| pats.iter().filter(|&&q| q == p).count();
+    let fives = count(Pattern::Five);
+    let open_fours = count(Pattern::OpenFour);
+    let fours = count(Pattern::Four) + 2 * open_fours;
+    let threes = pats.iter().filter(|p| p.is_open_three()).count();
+    let closed_threes = count(Pattern::ClosedThree);
+    let twos = pats.iter().filter(|p| p.is_open_two()).count();
+    if fives > 0 {
+        return p4::FIVE;
+    }
+    if restricted && (fours >= 2 || threes >= 2 || count(Pattern::Overline) > 0) {
+        return p4::FORBID;
+    }
+    match (fours, threes) {
+        (2.., _) => p4::OPEN_FOUR,
+        (1, 1..) => p4::FOUR_THREE,
+        (1, _) if closed_threes + twos > 0 => p4::FOUR_PLUS,
+        (1, _) => p4::FOUR,
+        (_, 2..) => p4::DOUBLE_THREE,
+        (_, 1) if closed_threes + twos > 0 => p4::THREE_PLUS,
+        (_, 1) => p4::THREE,
+        _ if closed_threes >= 2 || (closed_threes == 1 && twos > 0) => p4::CLOSED_THREE_PLUS,
+        _ if twos >= 2 => p4::DOUBLE_TWO,
+        _ if closed_threes == 1 => p4::CLOSED_THREE,
+        _ if twos == 1 => p4::TWO,
+        _ => p4::NONE,
+    }
+}
+
 /// Flags each line pattern sets, by `Pattern as usize`.
-const PATTERN_FLAGS: [u8; 10] = [
+const PATTERN_FLAGS: [u8; Pattern::COUNT] = [
     0,
     0,
+    0,
     flag::SHAPE,
     flag::SHAPE,
     flag::SHAPE,
+    flag::SHAPE,
+    flag::SHAPE,
+    flag::SHAPE | flag::THREE,
     flag::SHAPE | flag::THREE,
     flag::SHAPE | flag::FOUR,
     flag::SHAPE | flag::FOUR | flag::OPEN_FOUR,
@@ -49,14 +120,20 @@ const PATTERN_FLAGS: [u8; 10] = [
     0,
 ];
 
-/// What a colour's stone on one empty cell makes: flags, the hand-made
-/// value that orders moves, and the evaluation's values of the cell for
-/// that colour to move and waiting.
+/// What a colour's stone on one empty cell makes: flags, its combination's
+/// category, the hand-made value that orders threat searches, the
+/// evaluation's values of the cell for that colour to move and waiting,
+/// and its move-ordering values.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CellInfo {
     pub flags: u8,
+    /// The combination category (one of [`p4`]).
+    pub p4: u8,
     pub value: i16,
     pub eval: [i16; 2],
+    /// Move-ordering values of the cell's combination, as the mover's own
+    /// and as the opponent's (`eval::OWN`, `eval::OTHERS`).
+    pub order: [i16; 2],
 }
 
 /// Per colour, the info of every combination of four line patterns.
@@ -75,10 +152,19 @@ fn cell_table(rules: Rules) -> &'static CellTable {
                 // Renju black's forbidden shapes are caught when it moves;
                 // the hand value does not reward them.
                 let value = eval::hand_value(pats, rules, color);
+                let restricted = rules == Rules::Renju && color == 0;
                 *info = CellInfo {
                     flags: pats.iter().fold(0, |f, &p| f | PATTERN_FLAGS[p as usize]),
+                    p4: combination(pats, restricted),
                     value: value.min(i16::MAX.into()) as i16,
-                    eval: [weights[color][TO_MOVE][i], weights[color][WAITING][i]],
+                    eval: [
+                        weights.cells[color][TO_MOVE][i],
+                        weights.cells[color][WAITING][i],
+                    ],
+                    order: [
+                        weights.order[color][eval::OWN][i],
+                        weights.order[color][eval::OTHERS][i],
+                    ],
                 };
             }
         }
@@ -132,6 +218,7 @@ struct Frame {
     log_len: usize,
     total: [[i32; 2]; 2],
     flag_count: [[u32; flag::COUNT]; 2],
+    p4_count: [[u16; p4::COUNT]; 2],
     bounds: [usize; 4],
 }
 
@@ -151,6 +238,8 @@ pub struct Board {
     pub dirs: [isize; 4],
     table: &'static PatternTable,
     cell_table: &'static CellTable,
+    /// The evaluation's values of threat masks, by colour to move.
+    threat_values: &'static [[i16; THREATS]; 2],
     /// 0 empty, 1 black, 2 white, 3 wall.
     pub(super) cells: Vec<u8>,
     keys: Vec<[u16; 4]>,
@@ -161,6 +250,8 @@ pub struct Board {
     total: [[i32; 2]; 2],
     /// Empty cells carrying each flag bit, per colour.
     flag_count: [[u32; flag::COUNT]; 2],
+    /// Empty cells of each combination category, per colour.
+    p4_count: [[u16; p4::COUNT]; 2],
     /// Stones within two cells (Chebyshev), per cell.
     near: Vec<u8>,
     hash: u64,
@@ -238,12 +329,14 @@ impl Board {
             dirs: [1, s, s + 1, s - 1],
             table: pattern::table(rules),
             cell_table: cell_table(rules),
+            threat_values: &eval::weights(rules).threats,
             cells: vec![WALL; n],
             keys: vec![[0; 4]; n],
             pats: vec![[[0; 4]; 2]; n],
             info: vec![[CellInfo::default(); 2]; n],
             total: [[0; 2]; 2],
             flag_count: [[0; flag::COUNT]; 2],
+            p4_count: [[0; p4::COUNT]; 2],
             near: vec![0; n],
             hash: (size as u64) << 8 | rules as u64,
             side: Player::X,
@@ -346,10 +439,39 @@ impl Board {
         self.flag_count[color][bit.trailing_zeros() as usize]
     }
 
+    /// Empty cells where `color`'s combination is `category` (one of [`p4`],
+    /// not `NONE`).
+    #[inline]
+    pub fn p4_count(&self, color: usize, category: u8) -> u32 {
+        u32::from(self.p4_count[color][category as usize])
+    }
+
     /// The evaluation of the position for `color` to move: its cells'
-    /// values to move plus the opponent's cells' values waiting.
+    /// values to move plus the opponent's cells' values waiting, plus the
+    /// value of the threats on the board.
     pub fn eval_for(&self, color: usize) -> i32 {
-        self.total[color][TO_MOVE] + self.total[1 - color][WAITING]
+        self.total[color][TO_MOVE]
+            + self.total[1 - color][WAITING]
+            + i32::from(self.threat_values[color][self.threat_mask(color)])
+    }
+
+    /// The threat mask (see [`eval::threat_mask`]) with `color` to move.
+    #[inline]
+    pub fn threat_mask(&self, color: usize) -> usize {
+        eval::threat_mask(|side, category| {
+            let c = if side == 0 { color } else { 1 - color };
+            self.p4_count(c, category)
+        })
+    }
+
+    /// Is `b` within two cells of `a`, or on one of its lines within four?
+    pub fn within_reach(&self, a: Cell, b: Cell) -> bool {
+        let (ra, ca) = self.row_col(a);
+        let (rb, cb) = self.row_col(b);
+        let dr = ra.abs_diff(rb);
+        let dc = ca.abs_diff(cb);
+        let far = dr.max(dc);
+        far <= 2 || (far <= 4 && (dr == 0 || dc == 0 || dr == dc))
     }
 
     /// Stones within two cells of `cell`.
@@ -424,6 +546,7 @@ impl Board {
             log_len: self.log.len(),
             total: self.total,
             flag_count: self.flag_count,
+            p4_count: self.p4_count,
             bounds: self.bounds,
         });
         let (r, c) = self.row_col(cell);
@@ -456,6 +579,7 @@ impl Board {
         }
         self.total = frame.total;
         self.flag_count = frame.flag_count;
+        self.p4_count = frame.p4_count;
         self.bounds = frame.bounds;
     }
 
@@ -512,6 +636,15 @@ impl Board {
         }
         for role in [TO_MOVE, WAITING] {
             self.total[color][role] += i32::from(new.eval[role]) - i32::from(old.eval[role]);
+        }
+        // Stones and walls hold the default info: `NONE` is not counted.
+        if old.p4 != new.p4 {
+            if old.p4 != p4::NONE {
+                self.p4_count[color][old.p4 as usize] -= 1;
+            }
+            if new.p4 != p4::NONE {
+                self.p4_count[color][new.p4 as usize] += 1;
+            }
         }
         let mut changed = old.flags ^ new.flags;
         while changed != 0 {
@@ -638,6 +771,60 @@ impl Board {
         }
     }
 
+    /// Appends every empty cell where `color`'s combination is `category`
+    /// (one of [`p4`], not `NONE`), in row-major order.
+    pub fn cells_with_p4(&self, color: usize, category: u8, out: &mut Vec<Cell>) {
+        let mut left = self.p4_count(color, category);
+        if left == 0 {
+            return;
+        }
+        for c in self.area(4) {
+            if self.info[c as usize][color].p4 == category {
+                out.push(c);
+                left -= 1;
+                if left == 0 {
+                    break;
+                }
+            }
+        }
+    }
+
+    /// The ways to spoil what `attacker` threatens at the empty cell `at`:
+    /// `at` itself, and every empty cell on a line through `at` along
+    /// which `attacker` makes at least `min` there, whose stone of the
+    /// other colour would make that line's pattern weaker. Appended to
+    /// `out` without repeats.
+    pub fn spoilers(&self, at: Cell, attacker: usize, min: Pattern, out: &mut Vec<Cell>) {
+        if !out.contains(&at) {
+            out.push(at);
+        }
+        let defender = (1 - attacker) as u8 + 1;
+        let a = at as usize;
+        for d in 0..4 {
+            let old = self.pats[a][attacker][d];
+            if old < min as u8 {
+                continue;
+            }
+            // A strong open three made a plain one is still a three.
+            let old = if old == Pattern::OpenThreeStrong as u8 {
+                Pattern::OpenThree as u8
+            } else {
+                old
+            };
+            let off = self.dirs[d];
+            for k in (-4..=4i32).filter(|&k| k != 0) {
+                let q = (a as isize + k as isize * off) as usize;
+                if self.cells[q] != EMPTY {
+                    continue;
+                }
+                let key = self.keys[a][d] | u16::from(defender) << (2 * slot(k));
+                if self.table.get(key)[attacker] < old && !out.contains(&(q as Cell)) {
+                    out.push(q as Cell);
+                }
+            }
+        }
+    }
+
     /// Every empty cell where `color` would win at once.
     pub fn win_points(&self, color: usize, out: &mut Vec<Cell>) {
         out.clear();
@@ -725,6 +912,64 @@ mod tests {
     use super::*;
 
     #[test]
+    fn combinations_fall_in_their_categories() {
+        use Pattern::*;
+        let free = |p: [Pattern; 4]| combination(p, false);
+        assert_eq!(free([Five, Dead, Dead, Dead]), p4::FIVE);
+        assert_eq!(free([OpenFour, One, One, One]), p4::OPEN_FOUR);
+        assert_eq!(free([Four, Four, One, One]), p4::OPEN_FOUR);
+        assert_eq!(free([Four, OpenThree, One, One]), p4::FOUR_THREE);
+        assert_eq!(free([Four, OpenTwo, One, One]), p4::FOUR_PLUS);
+        assert_eq!(free([Four, ClosedTwo, One, One]), p4::FOUR);
+        assert_eq!(free([OpenThree, OpenThree, One, One]), p4::DOUBLE_THREE);
+        assert_eq!(free([OpenThree, ClosedThree, One, One]), p4::THREE_PLUS);
+        assert_eq!(free([OpenThree, One, One, One]), p4::THREE);
+        assert_eq!(
+            free([ClosedThree, OpenTwo, One, One]),
+            p4::CLOSED_THREE_PLUS
+        );
+        assert_eq!(free([OpenTwo, OpenTwo, One, One]), p4::DOUBLE_TWO);
+        assert_eq!(free([ClosedThree, One, One, One]), p4::CLOSED_THREE);
+        assert_eq!(free([OpenTwo, One, One, One]), p4::TWO);
+        assert_eq!(free([ClosedTwo, One, One, One]), p4::NONE);
+        // Renju black: double threats and overlines are the rule's to judge.
+        let black = |p: [Pattern; 4]| combination(p, true);
+        assert_eq!(black([OpenThree, OpenThree, One, One]), p4::FORBID);
+        assert_eq!(black([Four, Four, One, One]), p4::FORBID);
+        assert_eq!(black([Overline, One, One, One]), p4::FORBID);
+        assert_eq!(black([Five, OpenThree, OpenThree, One]), p4::FIVE);
+        assert_eq!(black([Four, OpenThree, One, One]), p4::FOUR_THREE);
+    }
+
+    #[test]
+    fn spoilers_are_the_cells_that_weaken_a_threat() {
+        let mut b = Board::new(15, Rules::Freestyle);
+        let at = |b: &Board, n: &str| {
+            let (r, c) = crate::games::notation::parse_cell(n, 15, 15).unwrap();
+            b.cell(r, c)
+        };
+        // Black g8 h8 i8: an open three; f8 and j8 make open fours.
+        for n in ["g8", "h8", "i8"] {
+            let cell = at(&b, n);
+            b.put(cell, 0);
+        }
+        let mut out = Vec::new();
+        b.spoilers(at(&b, "f8"), 0, Pattern::OpenFour, &mut out);
+        let mut names: Vec<String> = out
+            .iter()
+            .map(|&c| {
+                let (r, col) = b.row_col(c);
+                crate::games::notation::cell_name(r, col)
+            })
+            .collect();
+        names.sort();
+        assert_eq!(names, ["e8", "f8", "j8"]);
+        assert!(b.within_reach(at(&b, "h8"), at(&b, "l8")));
+        assert!(!b.within_reach(at(&b, "h8"), at(&b, "m8")));
+        assert!(!b.within_reach(at(&b, "h8"), at(&b, "k9")));
+    }
+
+    #[test]
     fn play_and_undo_restore_everything() {
         let mut b = Board::new(15, Rules::Freestyle);
         let fresh = b.clone();
@@ -800,6 +1045,7 @@ mod tests {
                 assert_eq!(b.info, rebuilt.info);
                 assert_eq!(b.total, rebuilt.total);
                 assert_eq!(b.flag_count, rebuilt.flag_count);
+                assert_eq!(b.p4_count, rebuilt.p4_count);
                 assert_eq!(b.near, rebuilt.near);
                 assert_eq!(b.hash, rebuilt.hash);
                 for _ in &played {
@@ -810,6 +1056,7 @@ mod tests {
                 assert_eq!(b.info, fresh.info);
                 assert_eq!(b.total, fresh.total);
                 assert_eq!(b.flag_count, fresh.flag_count);
+                assert_eq!(b.p4_count, fresh.p4_count);
                 assert_eq!(b.hash, fresh.hash);
                 assert_eq!(b.bounds, fresh.bounds);
             }
@@ -838,6 +1085,9 @@ mod tests {
         );
         let open_four = b.info(at(&b, "m2"), 0);
         assert_ne!(open_four.flags & flag::OPEN_FOUR, 0);
+        assert_eq!(four_three.p4, p4::FOUR_THREE);
+        assert_eq!(open_four.p4, p4::OPEN_FOUR);
+        assert_eq!(b.p4_count(0, p4::FOUR_THREE), 1);
         // Above any cell without a combination (one four or one open
         // three at most, closed threes elsewhere)...
         let single = eval::hand_value(

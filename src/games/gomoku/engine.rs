@@ -1,13 +1,15 @@
 //! The gomoku engine's alpha-beta search: principal-variation search over
-//! threat-restricted candidate moves, with a transposition table, killers,
-//! history, late-move reductions, static pruning and a VCF check at the
-//! leaves. The threat searches (`threat`) and the root (`root`) work on
-//! the same [`Engine`].
+//! the cells near the stones, narrowed to the answers when the opponent
+//! threatens to win, with a transposition table, killers, history,
+//! move-count pruning, late-move reductions, razoring and reverse futility,
+//! and a quiescence search of fours at the leaves. The threat searches
+//! (`threat`) and the root (`root`) work on the same [`Engine`].
 
 use std::time::Instant;
 
 use super::Rules;
-use super::board::{Board, Cell, MAX_CELLS, color, flag};
+use super::board::{Board, Cell, MAX_CELLS, color, flag, p4};
+use super::pattern::Pattern;
 use super::tables::{LMR_DEPTHS, LMR_MOVES, Tables};
 use crate::search::{
     Bound, Clock, EVAL_LIMIT, History, Killers, Limits, PvTable, WIN, WIN_THRESHOLD, from_tt, to_tt,
@@ -17,23 +19,43 @@ pub(super) const MAX_PLY: usize = 96;
 /// Threat-search lines are kept up to this ply.
 pub(super) const LINE_PLIES: usize = MAX_PLY * 2 + 128;
 pub(super) const INF: i32 = WIN + 1;
-/// Fours a VCF at a leaf may use, and the nodes it may spend: leaf VCFs
-/// are most of the tree's plays, and a short one still finds the quick wins.
-const LEAF_VCF_FOURS: u32 = 4;
-const LEAF_VCF_NODES: u64 = 8;
-/// History scores stop growing here, so old cut-offs fade against the
-/// candidates' shape values.
-const HISTORY_CAP: i32 = 2_000;
-/// Futility margin per ply of depth left, in evaluation units.
-const FUTILITY_MARGIN: i32 = 250;
-/// Reverse futility: a node this far above beta per ply of depth left, with
-/// no threat from the opponent, fails high on its static value.
-const RFP_DEPTH: i32 = 3;
-const RFP_MARGIN: i32 = 200;
-/// Razoring: a node this far below alpha per ply, with no threat from the
-/// opponent, is settled by the leaf's forced-win check.
+/// The ordering bonus of the best reply found to the opponent's last move.
+const COUNTER_BONUS: i32 = 100;
+/// The histories are held within this.
+const STATS_CAP: i32 = 16_384;
+/// A best move's bonus in the histories, by depth.
+fn stat_bonus(depth: i32) -> i32 {
+    (25 * depth * depth + 105 * depth - 157).clamp(0, 8_927)
+}
+
+/// Reverse futility: a node this far above beta per ply of depth left
+/// (less a ply when the evaluation is improving), with no threat from the
+/// opponent, fails high on its static value.
+const RFP_DEPTH: i32 = 6;
+const RFP_MARGIN: i32 = 120;
+/// Razoring: a node this far below alpha at the last plies, with no threat
+/// from the opponent, is settled by the quiescence search.
 const RAZOR_DEPTH: i32 = 2;
-const RAZOR_MARGIN: i32 = 250;
+const RAZOR_MARGIN: [i32; 3] = [0, 150, 300];
+/// Quiet moves that build nothing for either side are not searched this
+/// close to the leaves once a move holds.
+const TRIVIAL_DEPTH: i32 = 4;
+/// In the quiescence search, fours that combine with nothing are tried
+/// only at its first plies; deeper, only fours that also build.
+const QUIESCENCE_PLAIN_FOURS: i32 = 1;
+/// A quiescence node this far below alpha cannot climb back with fours.
+const QUIESCENCE_DELTA: i32 = 2_000;
+
+/// Per ply of the path being searched.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Frame {
+    /// The static evaluation, for the side to move there.
+    pub(super) static_eval: i32,
+    /// The move being searched from there, and its category for the side
+    /// that plays it.
+    pub(super) mv: Cell,
+    pub(super) p4: u8,
+}
 
 /// One search in progress.
 pub struct Engine<'a> {
@@ -50,20 +72,27 @@ pub struct Engine<'a> {
     pub(super) threat_limit: u64,
     pub(super) threat_cut: bool,
     pub(super) killers: Killers<Cell, MAX_PLY>,
-    history: History<MAX_CELLS>,
+    /// History of cut-offs and best moves, for moves that make at least an
+    /// open three (attacks) and for the others (quiet moves).
+    attack_history: History<MAX_CELLS>,
+    quiet_history: History<MAX_CELLS>,
+    /// Per side, the best reply found to each of the opponent's moves.
+    counter: Vec<[Cell; MAX_CELLS]>,
+    /// Per ply, the moves searched there that were not best.
+    searched: Vec<Vec<Cell>>,
     pub(super) move_bufs: Vec<Vec<(i32, Cell)>>,
     pub(super) cell_buf: Vec<Vec<Cell>>,
     pub(super) pv: PvTable<Cell>,
     /// Threat-search lines by ply: the winning continuation found there.
     pub(super) lines: Vec<Vec<Cell>>,
+    pub(super) stack: Vec<Frame>,
+    /// Move-count pruning: how many moves a node searches at each depth,
+    /// without and with an improving evaluation.
+    move_counts: [[usize; 2]; LMR_DEPTHS],
 }
 
 /// How a node's move generation went.
 enum Gen {
-    /// The side to move wins on this move.
-    Win,
-    /// The side to move loses in this many plies whatever it does.
-    Lose(i32),
     /// No candidate to search: score the position as it stands.
     Quiet,
     Moves,
@@ -71,9 +100,18 @@ enum Gen {
 
 impl<'a> Engine<'a> {
     pub fn new(b: Board, tables: &'a mut Tables, limits: &'a Limits) -> Self {
-        // Each search starts from an empty table (entries of other ages are
-        // ignored), so the same request always gets the same answer.
+        // A search without a deadline starts from an empty table (entries
+        // of other ages are ignored), so the same request always gets the
+        // same answer. A search against the clock is not reproducible
+        // anyway: it reads what earlier searches left (the positions of
+        // the game it is playing, searched a move or two ago).
+        tables.reuse = limits.deadline.is_some();
         tables.new_search();
+        let mut move_counts = [[0; 2]; LMR_DEPTHS];
+        for (d, counts) in move_counts.iter_mut().enumerate() {
+            let full = 3 + (d as f64).powf(1.32) as usize;
+            *counts = [(full * 2 / 3).max(1), full];
+        }
         Engine {
             b,
             tables,
@@ -84,11 +122,16 @@ impl<'a> Engine<'a> {
             threat_limit: u64::MAX,
             threat_cut: false,
             killers: Killers::new(0),
-            history: History::new(HISTORY_CAP),
+            attack_history: History::new(STATS_CAP),
+            quiet_history: History::new(STATS_CAP),
+            counter: vec![[0; MAX_CELLS]; 2],
+            searched: (0..MAX_PLY).map(|_| Vec::new()).collect(),
             move_bufs: (0..MAX_PLY).map(|_| Vec::new()).collect(),
             cell_buf: (0..LINE_PLIES).map(|_| Vec::new()).collect(),
             lines: (0..LINE_PLIES).map(|_| Vec::new()).collect(),
             pv: PvTable::new(MAX_PLY),
+            stack: vec![Frame::default(); MAX_PLY + 2],
+            move_counts,
         }
     }
 
@@ -110,113 +153,138 @@ impl<'a> Engine<'a> {
     }
 
     /// Static evaluation for the side to move.
-    fn evaluate(&self) -> i32 {
+    pub(super) fn evaluate(&self) -> i32 {
         let me = color(self.b.side_to_move());
         self.b.eval_for(me).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
-    /// Candidate moves for the side to move, scored for ordering, into
-    /// `move_bufs[ply]`.
+    /// Notes the move about to be searched from `ply` on the path.
+    #[inline]
+    pub(super) fn enter(&mut self, ply: usize, mv: Cell) {
+        let me = color(self.b.side_to_move());
+        let frame = &mut self.stack[ply];
+        frame.mv = mv;
+        frame.p4 = self.b.info(mv, me).p4;
+    }
+
+    /// The ordering value of a candidate for `me`.
+    #[inline]
+    fn order_value(&self, c: Cell, me: usize) -> i32 {
+        let mine = self.b.info(c, me);
+        let shape = i32::from(mine.order[0]) + i32::from(self.b.info(c, 1 - me).order[1]);
+        let history = if mine.p4 >= p4::THREE {
+            self.attack_history.get(me, c as usize) / 64
+        } else {
+            self.quiet_history.get(me, c as usize) / 128
+        };
+        let counter = self
+            .b
+            .last_move()
+            .is_some_and(|l| self.counter[1 - me][l as usize] == c);
+        shape + history + if counter { COUNTER_BONUS } else { 0 }
+    }
+
+    /// Updates the histories for the best move of a node at `ply` where
+    /// `me` moved, the moves searched before it getting a malus.
+    fn reward_best(&mut self, ply: usize, me: usize, depth: i32, best: Cell, defending: bool) {
+        let bonus = stat_bonus(depth);
+        let attack = self.b.info(best, me).p4 >= p4::THREE;
+        if attack {
+            self.attack_history.update(me, best as usize, bonus);
+        } else if !defending {
+            self.quiet_history.update(me, best as usize, bonus);
+        }
+        for i in 0..self.searched[ply].len() {
+            let m = self.searched[ply][i];
+            if self.b.info(m, me).p4 >= p4::THREE {
+                self.attack_history.update(me, m as usize, -bonus);
+            } else if !attack && !defending {
+                self.quiet_history.update(me, m as usize, -bonus);
+            }
+        }
+        if let Some(last) = self.b.last_move() {
+            self.counter[1 - me][last as usize] = best;
+        }
+    }
+
+    /// Candidate moves for the side to move (which has no five to make and
+    /// faces no five), scored for ordering, into `move_bufs[ply]`.
     fn generate(&mut self, ply: usize) -> Gen {
         let me = color(self.b.side_to_move());
         let opp = 1 - me;
-        if self.b.first_win_point(me).is_some() {
-            return Gen::Win;
-        }
         let mut moves = std::mem::take(&mut self.move_bufs[ply]);
         moves.clear();
-        let mut blocks = std::mem::take(&mut self.cell_buf[ply]);
-        self.b.win_points(opp, &mut blocks);
-        let result = if !blocks.is_empty() {
-            // A four on the board: block it or lose.
-            let legal: Vec<Cell> = blocks
-                .iter()
-                .copied()
-                .filter(|&c| self.legal_for(c, me))
-                .collect();
-            if legal.is_empty() || blocks.len() >= 2 {
-                Gen::Lose(2)
-            } else {
-                moves.push((0, legal[0]));
-                Gen::Moves
-            }
-        } else {
-            let threatened = self.b.flag_count(opp, flag::OPEN_FOUR) > 0;
-            for c in self.b.area(4) {
-                if !self.b.is_empty(c) {
-                    continue;
-                }
-                let mine = self.b.info(c, me);
-                let theirs = self.b.info(c, opp);
-                let take = if threatened {
-                    // Facing an open three: block it, or counter with a four.
-                    theirs.flags & flag::FOUR != 0 || mine.flags & flag::FOUR != 0
+        let mut answers = std::mem::take(&mut self.cell_buf[ply]);
+        answers.clear();
+        // Facing a threat to win in three plies (an open four or four-three
+        // to make), only the moves that spoil it or make a four answer it.
+        let open_fours = self.b.p4_count(opp, p4::OPEN_FOUR);
+        let four_threes = self.b.p4_count(opp, p4::FOUR_THREE);
+        if open_fours + four_threes > 0 {
+            let mut threats = Vec::new();
+            self.b.cells_with_p4(opp, p4::OPEN_FOUR, &mut threats);
+            let fours_from = threats.len();
+            self.b.cells_with_p4(opp, p4::FOUR_THREE, &mut threats);
+            for (i, &t) in threats.iter().enumerate() {
+                let min = if i < fours_from {
+                    Pattern::Four
                 } else {
-                    self.b.near(c) > 0
+                    Pattern::OpenThree
                 };
-                if take && self.legal_for(c, me) {
-                    let score = i32::from(mine.value) * 5 / 4
-                        + i32::from(theirs.value)
-                        + self.history.get(me, c as usize) / 8;
-                    moves.push((score, c));
+                self.b.spoilers(t, opp, min, &mut answers);
+            }
+            self.b.cells_with_flag(me, flag::FOUR, &mut answers);
+            for &c in &answers {
+                if self.legal_for(c, me) && !moves.iter().any(|m| m.1 == c) {
+                    moves.push((self.order_value(c, me), c));
                 }
             }
-            if moves.is_empty() {
-                // Nothing near the stones is legal (renju black hemmed in by
-                // forbidden points): no verdict, just the evaluation.
-                Gen::Quiet
-            } else {
-                Gen::Moves
+        }
+        if moves.is_empty() {
+            for c in self.b.area(2) {
+                if self.b.is_empty(c) && self.b.near(c) > 0 && self.legal_for(c, me) {
+                    moves.push((self.order_value(c, me), c));
+                }
             }
+        }
+        let result = if moves.is_empty() {
+            // Nothing near the stones is legal (renju black hemmed in by
+            // forbidden points): no verdict, just the evaluation.
+            Gen::Quiet
+        } else {
+            Gen::Moves
         };
-        self.cell_buf[ply] = blocks;
+        self.cell_buf[ply] = answers;
         self.move_bufs[ply] = moves;
         result
     }
 
-    /// The value of a quiet position: wins and forced blocks first, then a
-    /// VCF check, then the static evaluation.
-    fn leaf(&mut self, ply: usize) -> i32 {
-        let me = color(self.b.side_to_move());
+    /// Where `me` must block the opponent's five, if anywhere: `Err` when
+    /// it cannot (two fives, or a forbidden block).
+    fn forced_block(&mut self, ply: usize, me: usize) -> Result<Option<Cell>, ()> {
         let opp = 1 - me;
-        if self.b.first_win_point(me).is_some() {
-            return WIN - ply as i32 - 1;
-        }
-        if ply + 2 >= MAX_PLY {
-            return self.evaluate();
+        if self.b.flag_count(opp, flag::FIVE) == 0 {
+            return Ok(None);
         }
         let mut blocks = std::mem::take(&mut self.cell_buf[ply]);
         self.b.win_points(opp, &mut blocks);
-        let forced = blocks.first().copied();
-        let several = blocks.len() >= 2;
+        let result = match blocks.as_slice() {
+            [] => Ok(None),
+            [block] => Ok(Some(*block)),
+            _ => Err(()),
+        };
         self.cell_buf[ply] = blocks;
-        if let Some(block) = forced {
-            if several || !self.legal_for(block, me) {
-                return -(WIN - ply as i32 - 2);
-            }
-            // A forced block costs no depth: follow it.
-            self.b.play(block);
-            self.nodes += 1;
-            let score = -self.leaf(ply + 1);
-            self.b.undo();
-            return score;
+        match result {
+            Ok(Some(block)) if !self.legal_for(block, me) => Err(()),
+            r => r,
         }
-        // A VCF needs a second four after the first; one lone four point
-        // cannot start one unless it is an open four.
-        if self.b.flag_count(me, flag::FOUR) >= 2 || self.b.flag_count(me, flag::OPEN_FOUR) > 0 {
-            self.threat_limit = self.nodes + LEAF_VCF_NODES;
-            self.threat_cut = false;
-            let found = self.vcf(me, LEAF_VCF_FOURS, ply);
-            self.threat_limit = u64::MAX;
-            self.threat_cut = false;
-            if let Some(plies) = found {
-                return WIN - ply as i32 - plies as i32;
-            }
-        }
-        self.evaluate()
     }
 
-    pub(super) fn pvs(&mut self, depth: i32, ply: usize, mut alpha: i32, mut beta: i32) -> i32 {
+    /// The quiescence search: the side to move may stand on the static
+    /// value or play fours (near its last stone; deeper, only fours that
+    /// also build), each answered by its forced block. `qdepth` counts the
+    /// side to move's fours so far, from 0.
+    pub(super) fn quiesce(&mut self, ply: usize, mut alpha: i32, beta: i32, qdepth: i32) -> i32 {
         self.tick();
         self.pv.clear(ply);
         if self.aborted {
@@ -228,8 +296,127 @@ impl<'a> Engine<'a> {
         if self.b.is_full() {
             return 0;
         }
-        if depth <= 0 || ply + 2 >= MAX_PLY {
-            return self.leaf(ply);
+        let me = color(self.b.side_to_move());
+        if self.b.first_win_point(me).is_some() {
+            return WIN - ply as i32 - 1;
+        }
+        if ply + 2 >= MAX_PLY {
+            return self.evaluate();
+        }
+        match self.forced_block(ply, me) {
+            Err(()) => return -(WIN - ply as i32 - 2),
+            Ok(Some(block)) => {
+                // The block costs nothing: the attacker goes on.
+                self.enter(ply, block);
+                self.stack[ply].static_eval = -self.stack[ply.saturating_sub(1)].static_eval;
+                self.b.play(block);
+                self.nodes += 1;
+                let score = -self.quiesce(ply + 1, -beta, -alpha, qdepth);
+                self.b.undo();
+                if score > alpha {
+                    self.pv.update(ply, block);
+                }
+                return score;
+            }
+            Ok(None) => {}
+        }
+        let stand = self.evaluate();
+        self.stack[ply].static_eval = stand;
+        if stand >= beta {
+            return stand;
+        }
+        let pv_node = beta - alpha > 1;
+        if !pv_node && stand + QUIESCENCE_DELTA < alpha {
+            return stand;
+        }
+        if stand > alpha {
+            alpha = stand;
+        }
+        if self.b.flag_count(me, flag::FOUR) == 0 {
+            return stand;
+        }
+        // Fours near the side's own last stone.
+        let last = if ply >= 2 {
+            Some(self.stack[ply - 2].mv)
+        } else {
+            None
+        };
+        let plain = qdepth < QUIESCENCE_PLAIN_FOURS
+            || (ply >= 4
+                && self.stack[ply - 2].p4 >= p4::FOUR_PLUS
+                && self.stack[ply - 4].p4 >= p4::FOUR_PLUS);
+        let mut fours = std::mem::take(&mut self.cell_buf[ply]);
+        fours.clear();
+        self.b.cells_with_flag(me, flag::FOUR, &mut fours);
+        let mut moves = std::mem::take(&mut self.move_bufs[ply]);
+        moves.clear();
+        for &c in &fours {
+            let info = self.b.info(c, me);
+            if !plain && info.p4 < p4::FOUR_PLUS {
+                continue;
+            }
+            if let Some(l) = last.filter(|&l| l != 0) {
+                if !self.b.within_reach(l, c) {
+                    continue;
+                }
+            }
+            moves.push((i32::from(info.value), c));
+        }
+        self.cell_buf[ply] = fours;
+        moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
+        let mut best = stand;
+        for &(_, mv) in moves.iter() {
+            if self.restricted(me) && self.b.forbidden(mv).is_some() {
+                continue;
+            }
+            self.enter(ply, mv);
+            self.b.play(mv);
+            let score = -self.quiesce(ply + 1, -beta, -alpha, qdepth + 1);
+            self.b.undo();
+            if self.aborted {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.pv.update(ply, mv);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.move_bufs[ply] = moves;
+        best
+    }
+
+    pub(super) fn pvs(
+        &mut self,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        cut_node: bool,
+    ) -> i32 {
+        self.tick();
+        self.pv.clear(ply);
+        if self.aborted {
+            return 0;
+        }
+        if self.b.last_move_won() {
+            return -(WIN - ply as i32);
+        }
+        if self.b.is_full() {
+            return 0;
+        }
+        let me = color(self.b.side_to_move());
+        let opp = 1 - me;
+        if self.b.first_win_point(me).is_some() {
+            return WIN - ply as i32 - 1;
+        }
+        if depth <= 0 || ply + 4 >= MAX_PLY {
+            return self.quiesce(ply, alpha, beta, 0);
         }
         // Mate-distance pruning.
         alpha = alpha.max(-(WIN - ply as i32));
@@ -237,42 +424,65 @@ impl<'a> Engine<'a> {
         if alpha >= beta {
             return alpha;
         }
+        let pv_node = beta - alpha > 1;
         let key = self.b.hash();
         let mut tt_move = 0;
+        let mut tt_eval = None;
         if let Some(e) = self.tables.probe(key) {
             tt_move = e.mv;
-            if i32::from(e.depth) >= depth {
-                let score = from_tt(e.score, ply);
-                if e.bound().cuts(score, alpha, beta) {
-                    return score;
-                }
+            tt_eval = Some(i32::from(e.eval));
+            let score = from_tt(e.score, ply);
+            if !pv_node && i32::from(e.depth) >= depth && e.bound().cuts(score, alpha, beta) {
+                return score;
             }
         }
-        let pv_node = beta - alpha > 1;
-        let me = color(self.b.side_to_move());
-        let opp = 1 - me;
-        // Static pruning, only where the opponent threatens nothing the
-        // static value cannot see (no four to block, no open three).
-        let opp_quiet =
-            self.b.flag_count(opp, flag::FIVE) == 0 && self.b.flag_count(opp, flag::OPEN_FOUR) == 0;
-        if !pv_node && opp_quiet && alpha.abs() < WIN_THRESHOLD && beta.abs() < WIN_THRESHOLD {
-            let eval = self.evaluate();
-            if depth <= RFP_DEPTH && eval - RFP_MARGIN * depth >= beta {
-                return eval;
-            }
-            if depth <= RAZOR_DEPTH && eval + RAZOR_MARGIN * depth <= alpha {
-                // Far below alpha only a forced win helps, and the leaf
-                // looks for one.
-                let v = self.leaf(ply);
-                if v <= alpha {
-                    return v;
+        // The opponent's four: block it, at no cost in depth.
+        match self.forced_block(ply, me) {
+            Err(()) => return -(WIN - ply as i32 - 2),
+            Ok(Some(block)) => {
+                self.stack[ply].static_eval = -self.stack[ply - 1].static_eval;
+                self.enter(ply, block);
+                self.b.play(block);
+                let score = -self.pvs(depth, ply + 1, -beta, -alpha, !cut_node);
+                self.b.undo();
+                if self.aborted {
+                    return 0;
                 }
+                if score > alpha {
+                    self.pv.update(ply, block);
+                }
+                let bound = Bound::of(score, alpha, beta);
+                let eval = self.stack[ply].static_eval;
+                self.tables
+                    .store(key, depth, to_tt(score, ply), eval, bound, block);
+                return score;
+            }
+            Ok(None) => {}
+        }
+        let eval = tt_eval.unwrap_or_else(|| self.evaluate());
+        self.stack[ply].static_eval = eval;
+        let improving = ply >= 2 && eval > self.stack[ply - 2].static_eval;
+        // Static pruning, only where the opponent threatens nothing the
+        // static value cannot see (no open four or four-three to make).
+        let opp_threat =
+            self.b.p4_count(opp, p4::OPEN_FOUR) + self.b.p4_count(opp, p4::FOUR_THREE) > 0;
+        if !pv_node && !opp_threat && alpha.abs() < WIN_THRESHOLD && beta.abs() < WIN_THRESHOLD {
+            if depth <= RAZOR_DEPTH && eval + RAZOR_MARGIN[depth as usize] < alpha {
+                return self.quiesce(ply, alpha, alpha + 1, 0);
+            }
+            // Not inside a run of fours, whose end the static value misreads.
+            let attacking = ply >= 4
+                && self.stack[ply - 2].p4 >= p4::FOUR
+                && self.stack[ply - 4].p4 >= p4::FOUR;
+            if depth <= RFP_DEPTH
+                && !attacking
+                && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
+            {
+                return eval;
             }
         }
         match self.generate(ply) {
-            Gen::Win => return WIN - ply as i32 - 1,
-            Gen::Lose(p) => return -(WIN - ply as i32 - p),
-            Gen::Quiet => return self.evaluate(),
+            Gen::Quiet => return eval,
             Gen::Moves => {}
         }
         let mut moves = std::mem::take(&mut self.move_bufs[ply]);
@@ -287,88 +497,89 @@ impl<'a> Engine<'a> {
             }
         }
         moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
-        // A lone reply (a forced block) costs no depth.
-        let extend = moves.len() == 1;
         let alpha_orig = alpha;
         let mut best = -INF;
-        let mut best_move = moves[0].1;
-        // Only the best-ranked candidates are searched; fewer near the leaves.
-        let width = match depth {
-            1 => 4,
-            2 => 6,
-            3 => 8,
-            4 => 10,
-            5 => 12,
-            _ => 14,
-        } + if pv_node { 6 } else { 0 };
-        // Futility: near the leaves, quiet moves cannot lift a position
-        // this far below alpha.
-        let futile =
-            !pv_node && depth <= 2 && !extend && self.evaluate() + FUTILITY_MARGIN * depth <= alpha;
-        for (i, &(_, mv)) in moves.iter().enumerate() {
-            if i >= width && best > -WIN_THRESHOLD {
-                break;
+        let mut best_move = 0;
+        let move_limit =
+            self.move_counts[(depth as usize).min(LMR_DEPTHS - 1)][usize::from(improving)];
+        let mut move_count = 0;
+        self.searched[ply].clear();
+        for &(_, mv) in moves.iter() {
+            move_count += 1;
+            let mine = self.b.info(mv, me).p4;
+            let theirs = self.b.info(mv, opp).p4;
+            if best > -WIN_THRESHOLD {
+                if move_count > move_limit {
+                    break;
+                }
+                if depth < TRIVIAL_DEPTH && mine == p4::NONE && theirs == p4::NONE {
+                    continue;
+                }
             }
-            let mine = self.b.info(mv, me).flags;
-            let theirs = self.b.info(mv, opp).flags;
-            let forcing = (mine & (flag::FOUR | flag::THREE)) != 0 || (theirs & flag::FOUR) != 0;
-            if futile && i > 0 && !forcing && best > -WIN_THRESHOLD {
-                continue;
-            }
-            // Near the leaves a move that builds nothing for either side
-            // cannot change the verdict.
-            if depth <= 3 && i > 0 && best > -WIN_THRESHOLD && (mine | theirs) & flag::SHAPE == 0 {
-                continue;
-            }
-            let new_depth = if extend { depth } else { depth - 1 };
+            let important = mine >= p4::DOUBLE_TWO || theirs >= p4::THREE;
+            let new_depth = depth - 1;
+            self.enter(ply, mv);
             self.b.play(mv);
-            let score = if i == 0 {
-                -self.pvs(new_depth, ply + 1, -beta, -alpha)
-            } else {
-                let r = if depth >= 3 && i >= 2 && !extend {
-                    let mut r = i32::from(
-                        self.tables.lmr[(depth as usize).min(LMR_DEPTHS - 1)][i.min(LMR_MOVES - 1)],
-                    );
-                    let killer = self.killers.contains(ply, mv);
-                    r -= i32::from(forcing) + i32::from(pv_node) + i32::from(killer);
-                    r.clamp(0, depth - 2)
+            let mut score = -INF;
+            if depth >= 2 && move_count > 1 {
+                let mut r = i32::from(
+                    self.tables.lmr[(depth as usize).min(LMR_DEPTHS - 1)]
+                        [move_count.min(LMR_MOVES - 1)],
+                );
+                r += i32::from(!pv_node && !improving);
+                r += i32::from(cut_node && !self.killers.contains(ply, mv));
+                r -= i32::from(pv_node) + i32::from(important);
+                r -= if mine >= p4::THREE {
+                    self.attack_history.get(me, mv as usize) / 8_192
                 } else {
-                    0
+                    self.quiet_history.get(me, mv as usize) / 8_192
                 };
-                let mut s = -self.pvs(new_depth - r, ply + 1, -alpha - 1, -alpha);
-                if s > alpha && r > 0 && !self.aborted {
-                    s = -self.pvs(new_depth, ply + 1, -alpha - 1, -alpha);
+                let d = (new_depth - r).max(1).min(new_depth);
+                score = -self.pvs(d, ply + 1, -alpha - 1, -alpha, true);
+                if score > alpha && d < new_depth && !self.aborted {
+                    score = -self.pvs(new_depth, ply + 1, -alpha - 1, -alpha, !cut_node);
                 }
-                if s > alpha && s < beta && !self.aborted {
-                    s = -self.pvs(new_depth, ply + 1, -beta, -alpha);
-                }
-                s
-            };
+            } else if !pv_node || move_count > 1 {
+                score = -self.pvs(new_depth, ply + 1, -alpha - 1, -alpha, !cut_node);
+            }
+            if pv_node && (move_count == 1 || (score > alpha && score < beta)) && !self.aborted {
+                score = -self.pvs(new_depth, ply + 1, -beta, -alpha, false);
+            }
             self.b.undo();
             if self.aborted {
                 break;
             }
+            if self.searched[ply].len() < 64 {
+                self.searched[ply].push(mv);
+            }
             if score > best {
                 best = score;
-                best_move = mv;
                 if score > alpha {
-                    alpha = score;
+                    best_move = mv;
                     self.pv.update(ply, mv);
+                    if score >= beta {
+                        self.killers.record(ply, mv);
+                        break;
+                    }
+                    alpha = score;
                 }
-            }
-            if alpha >= beta {
-                self.killers.record(ply, mv);
-                self.history.reward(me, mv as usize, depth);
-                break;
             }
         }
         self.move_bufs[ply] = moves;
         if self.aborted {
             return 0;
         }
+        if best_move != 0 {
+            self.searched[ply].retain(|&m| m != best_move);
+            self.reward_best(ply, me, depth, best_move, opp_threat);
+        }
+        if best == -INF {
+            // Every candidate was pruned.
+            return eval;
+        }
         let bound = Bound::of(best, alpha_orig, beta);
         self.tables
-            .store(key, depth, to_tt(best, ply), bound, best_move);
+            .store(key, depth, to_tt(best, ply), eval, bound, best_move);
         best
     }
 }

@@ -19,18 +19,77 @@ use std::sync::OnceLock;
 use super::Rules;
 use super::pattern::Pattern;
 
-/// Distinct multisets of four patterns out of ten: C(13, 4).
-pub const COMBOS: usize = 715;
+/// Distinct multisets of four patterns out of fourteen: C(17, 4).
+pub const COMBOS: usize = 2380;
 /// Whose value a table holds: the side to move's, or the side not to move's.
 pub const TO_MOVE: usize = 0;
 pub const WAITING: usize = 1;
 
-/// Values by colour, role and combination.
-pub type Weights = [[[i16; COMBOS]; 2]; 2];
+/// Threat masks: which of eleven threats (see [`threat_mask`]) are on the
+/// board, seen from the side to move.
+pub const THREATS: usize = 1 << 11;
 
-/// Bytes of one rule set's weights file: little-endian `i16`, colour
-/// (black, white), then role, then combination.
-pub const FILE_BYTES: usize = 2 * 2 * COMBOS * 2;
+/// The evaluation's values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// By colour, role and combination.
+    pub cells: [[[i16; COMBOS]; 2]; 2],
+    /// By the colour to move and the threat mask.
+    pub threats: [[i16; THREATS]; 2],
+    /// Move ordering: by colour, whose move it would be ([`OWN`] or
+    /// [`OTHERS`]) and combination, the value of a cell where that colour
+    /// has that combination. A move's value is its own combination's
+    /// value as its own, plus the opponent's combination there as the
+    /// opponent's: what it builds and what it takes away.
+    pub order: [[[i16; COMBOS]; 2]; 2],
+}
+
+/// Whose move an ordering value is for.
+pub const OWN: usize = 0;
+pub const OTHERS: usize = 1;
+
+impl Weights {
+    fn zero() -> Box<Self> {
+        Box::new(Weights {
+            cells: [[[0; COMBOS]; 2]; 2],
+            threats: [[0; THREATS]; 2],
+            order: [[[0; COMBOS]; 2]; 2],
+        })
+    }
+}
+
+/// Bytes of one rule set's weights file: little-endian `i16`, the cells'
+/// values by colour (black, white), role and combination, then the
+/// threats' by colour to move and mask, then the ordering values by
+/// colour, role and combination.
+pub const FILE_BYTES: usize = (2 * 2 * COMBOS + 2 * THREATS + 2 * 2 * COMBOS) * 2;
+
+/// The threat mask of a position for the side to move, from how many
+/// empty cells of each combination category each side has (`count(side,
+/// category)`, side 0 the side to move): one bit per threat, so that the
+/// evaluation can value the way they combine (an open three is worth more
+/// to the side that moves next; a four-three point against an open three).
+#[inline]
+pub fn threat_mask(count: impl Fn(usize, u8) -> u32) -> usize {
+    use super::board::p4;
+    let any = |side: usize, cats: &[u8]| cats.iter().any(|&c| count(side, c) > 0);
+    let bits = [
+        any(1, &[p4::FIVE]),
+        any(0, &[p4::OPEN_FOUR]),
+        any(1, &[p4::OPEN_FOUR]),
+        any(0, &[p4::FOUR_THREE, p4::FOUR_PLUS]),
+        any(0, &[p4::FOUR]),
+        any(0, &[p4::DOUBLE_THREE, p4::THREE_PLUS]),
+        any(0, &[p4::THREE]),
+        any(1, &[p4::FOUR_THREE, p4::FOUR_PLUS]),
+        any(1, &[p4::FOUR]),
+        any(1, &[p4::DOUBLE_THREE, p4::THREE_PLUS]),
+        any(1, &[p4::THREE]),
+    ];
+    bits.iter()
+        .enumerate()
+        .fold(0, |m, (i, &b)| m | usize::from(b) << i)
+}
 
 /// The committed weights, one file per rule set.
 static FILES: [&[u8]; 3] = [
@@ -53,23 +112,26 @@ pub fn read(file: &[u8]) -> Option<Box<Weights>> {
     if file.len() != FILE_BYTES {
         return None;
     }
-    let mut w = Box::new([[[0i16; COMBOS]; 2]; 2]);
+    let mut w = Weights::zero();
     let mut values = file
         .chunks_exact(2)
         .map(|b| i16::from_le_bytes([b[0], b[1]]));
-    for table in w.iter_mut().flatten() {
-        for v in table.iter_mut() {
-            *v = values.next()?;
-        }
+    let cells = w.cells.iter_mut().flatten().flat_map(|t| t.iter_mut());
+    let order = w.order.iter_mut().flatten().flat_map(|t| t.iter_mut());
+    for v in cells.chain(w.threats.iter_mut().flatten()).chain(order) {
+        *v = values.next()?;
     }
     Some(w)
 }
 
 /// The bytes of a weights file.
 pub fn write(w: &Weights) -> Vec<u8> {
-    w.iter()
+    w.cells
+        .iter()
         .flatten()
         .flatten()
+        .chain(w.threats.iter().flatten())
+        .chain(w.order.iter().flatten().flatten())
         .flat_map(|v| v.to_le_bytes())
         .collect()
 }
@@ -109,16 +171,16 @@ pub fn combo(pats: &[u8; 4]) -> usize {
     if b > c {
         std::mem::swap(&mut b, &mut c);
     }
-    // A multiset a <= b <= c <= d is the set a < b+1 < c+2 < d+3 of 0..13,
+    // A multiset a <= b <= c <= d is the set a < b+1 < c+2 < d+3 of 0..17,
     // ranked in the combinatorial number system.
     BINOMIAL[d + 3][4] + BINOMIAL[c + 2][3] + BINOMIAL[b + 1][2] + a
 }
 
-/// `BINOMIAL[n][k]` = n choose k, for n < 13.
-const BINOMIAL: [[usize; 5]; 13] = {
-    let mut t = [[0usize; 5]; 13];
+/// `BINOMIAL[n][k]` = n choose k, for n < 17.
+const BINOMIAL: [[usize; 5]; 17] = {
+    let mut t = [[0usize; 5]; 17];
     let mut n = 0;
-    while n < 13 {
+    while n < 17 {
         t[n][0] = 1;
         let mut k = 1;
         while k < 5 {
@@ -139,10 +201,10 @@ pub fn patterns_of(index: usize) -> [Pattern; 4] {
     static ALL: OnceLock<Vec<[u8; 4]>> = OnceLock::new();
     let all = ALL.get_or_init(|| {
         let mut all = vec![[0u8; 4]; COMBOS];
-        for a in 0..10u8 {
-            for b in a..10 {
-                for c in b..10 {
-                    for d in c..10 {
+        for a in 0..14u8 {
+            for b in a..14 {
+                for c in b..14 {
+                    for d in c..14 {
                         all[combo(&[a, b, c, d])] = [a, b, c, d];
                     }
                 }
@@ -154,7 +216,7 @@ pub fn patterns_of(index: usize) -> [Pattern; 4] {
 }
 
 /// Hand-made value of a line pattern, by `Pattern as usize`.
-const HAND_WEIGHT: [i32; 10] = [0, 1, 4, 14, 16, 50, 60, 250, 1000, 0];
+const HAND_WEIGHT: [i32; Pattern::COUNT] = [0, 1, 1, 4, 14, 14, 14, 16, 50, 50, 60, 250, 1000, 0];
 /// Hand-made bonus of a cell whose lines combine into a winning threat.
 const DOUBLE_FOUR: i32 = 350;
 const FOUR_THREE: i32 = 350;
@@ -173,7 +235,7 @@ pub fn hand_value(pats: [Pattern; 4], rules: Rules, color: usize) -> i32 {
             _ => 0,
         })
         .sum();
-    let threes = pats.iter().filter(|&&p| p == Pattern::OpenThree).count();
+    let threes = pats.iter().filter(|p| p.is_open_three()).count();
     let restricted = rules == Rules::Renju && color == 0;
     value
         + if fours >= 2 && !restricted {
@@ -188,15 +250,18 @@ pub fn hand_value(pats: [Pattern; 4], rules: Rules, color: usize) -> i32 {
 }
 
 /// The hand-made evaluation as weights: the side to move's shapes count a
-/// sixth more (it cashes them first), the opponent's count against it.
+/// sixth more (it cashes them first), the opponent's count against it. The
+/// ordering values are the shapes' values, a move's own a quarter more.
 pub fn hand(rules: Rules) -> Box<Weights> {
-    let mut w = Box::new([[[0i16; COMBOS]; 2]; 2]);
+    let mut w = Weights::zero();
     let fit = |v: i32| v.clamp(-i32::from(i16::MAX), i32::from(i16::MAX)) as i16;
-    for (color, [to_move, waiting]) in w.iter_mut().enumerate() {
-        for (i, (m, w)) in to_move.iter_mut().zip(waiting.iter_mut()).enumerate() {
+    for color in 0..2 {
+        for i in 0..COMBOS {
             let v = hand_value(patterns_of(i), rules, color);
-            *m = fit(v * 7 / 6);
-            *w = fit(-v);
+            w.cells[color][TO_MOVE][i] = fit(v * 7 / 6);
+            w.cells[color][WAITING][i] = fit(-v);
+            w.order[color][OWN][i] = fit(v * 5 / 4);
+            w.order[color][OTHERS][i] = fit(v);
         }
     }
     w
@@ -209,10 +274,10 @@ mod tests {
     #[test]
     fn every_multiset_has_its_own_index() {
         let mut seen = vec![false; COMBOS];
-        for a in 0..10u8 {
-            for b in a..10 {
-                for c in b..10 {
-                    for d in c..10 {
+        for a in 0..14u8 {
+            for b in a..14 {
+                for c in b..14 {
+                    for d in c..14 {
                         let i = combo(&[a, b, c, d]);
                         assert!(!seen[i], "{a}{b}{c}{d}");
                         seen[i] = true;
@@ -239,14 +304,42 @@ mod tests {
                 Pattern::OpenThree,
             ]);
             let open_four = at([Pattern::One, Pattern::One, Pattern::One, Pattern::OpenFour]);
-            for t in w.iter() {
+            for t in w.cells.iter() {
                 // A four-three or open four to play is worth far more than
                 // an empty cell, to either side.
                 assert!(t[TO_MOVE][four_three] > t[TO_MOVE][one] + 100, "{rules:?}");
                 assert!(t[TO_MOVE][open_four] > t[TO_MOVE][one] + 100, "{rules:?}");
                 assert!(t[WAITING][open_four] < t[WAITING][one] - 100, "{rules:?}");
             }
+            for t in w.order.iter() {
+                // A move that makes a four-three or an open four comes
+                // before one that builds nothing, and so does one that
+                // takes such a point from the opponent.
+                for role in [OWN, OTHERS] {
+                    assert!(t[role][four_three] > t[role][one] + 100, "{rules:?}");
+                    assert!(t[role][open_four] > t[role][one] + 100, "{rules:?}");
+                }
+            }
         }
+    }
+
+    #[test]
+    fn threat_masks_read_each_threat_from_the_side_to_move() {
+        use super::super::board::p4;
+        let mask = |mine: &[u8], theirs: &[u8]| {
+            threat_mask(|side, c| u32::from(if side == 0 { mine } else { theirs }.contains(&c)))
+        };
+        assert_eq!(mask(&[], &[]), 0);
+        assert_eq!(mask(&[], &[p4::FIVE]), 1);
+        assert_eq!(mask(&[p4::OPEN_FOUR], &[p4::OPEN_FOUR]), 0b110);
+        assert_eq!(mask(&[p4::FOUR_THREE], &[p4::FOUR_PLUS]), 1 << 3 | 1 << 7);
+        assert_eq!(mask(&[p4::THREE], &[p4::THREE]), 1 << 6 | 1 << 10);
+        assert_eq!(mask(&[p4::DOUBLE_THREE, p4::FOUR], &[]), 1 << 4 | 1 << 5);
+        assert!(mask(&p4_all(), &p4_all()) < THREATS);
+    }
+
+    fn p4_all() -> Vec<u8> {
+        (0..super::super::board::p4::COUNT as u8).collect()
     }
 
     #[test]

@@ -13,21 +13,32 @@ use std::sync::OnceLock;
 use super::Rules;
 
 /// What one stone on an empty cell makes along one line, weakest first.
+/// The twos and threes are told apart by how many ways they grow: an open
+/// two that can become an open three in three ways is worth more than one
+/// that can in one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Pattern {
     /// No five can ever pass through the cell on this line.
     Dead = 0,
-    /// A five is still possible, but nothing is built yet.
+    /// A five is still possible; the stone can grow only into a closed two.
     One,
+    /// A lone stone that can grow into an open two.
+    FlexOne,
     /// A two that can become a closed three.
     ClosedTwo,
-    /// A two that can become an open three.
+    /// A two that can become an open three in one or two ways.
     OpenTwo,
+    /// ... in three ways.
+    OpenTwoPlus,
+    /// ... in four or more.
+    OpenTwoStrong,
     /// A three that can become a four (one five point).
     ClosedThree,
-    /// A three that can become an open four.
+    /// A three that can become an open four in one way.
     OpenThree,
+    /// ... in two ways.
+    OpenThreeStrong,
     /// A four: one point makes five.
     Four,
     /// An open four (or two fours on the line): two points make five.
@@ -39,13 +50,20 @@ pub enum Pattern {
 }
 
 impl Pattern {
-    const ALL: [Pattern; 10] = [
+    /// How many there are.
+    pub const COUNT: usize = 14;
+
+    const ALL: [Pattern; Self::COUNT] = [
         Pattern::Dead,
         Pattern::One,
+        Pattern::FlexOne,
         Pattern::ClosedTwo,
         Pattern::OpenTwo,
+        Pattern::OpenTwoPlus,
+        Pattern::OpenTwoStrong,
         Pattern::ClosedThree,
         Pattern::OpenThree,
+        Pattern::OpenThreeStrong,
         Pattern::Four,
         Pattern::OpenFour,
         Pattern::Five,
@@ -54,6 +72,20 @@ impl Pattern {
 
     pub fn from_u8(v: u8) -> Pattern {
         Self::ALL[v as usize]
+    }
+
+    /// An open three of either kind: the stone makes a three that can
+    /// become an open four.
+    pub fn is_open_three(self) -> bool {
+        matches!(self, Pattern::OpenThree | Pattern::OpenThreeStrong)
+    }
+
+    /// An open two of any kind.
+    pub fn is_open_two(self) -> bool {
+        matches!(
+            self,
+            Pattern::OpenTwo | Pattern::OpenTwoPlus | Pattern::OpenTwoStrong
+        )
     }
 }
 
@@ -177,25 +209,35 @@ fn level(w: &Window, exact: bool, memo: &mut Vec<Option<Pattern>>) -> Pattern {
     } else if len > 5 {
         Pattern::Overline
     } else {
+        // What one more stone can make, and in how many ways.
         let mut fives = 0;
+        let mut open_fours = 0;
+        let mut open_threes = 0;
         let mut best = Pattern::Dead;
         for j in (0..9).filter(|&j| w[j] == 0) {
             let mut next = *w;
             next[j] = 1;
             let child = level(&next, exact, memo);
-            if child == Pattern::Five {
-                fives += 1;
+            match child {
+                Pattern::Five => fives += 1,
+                Pattern::OpenFour => open_fours += 1,
+                c if c.is_open_three() => open_threes += 1,
+                _ => {}
             }
             best = best.max(child);
         }
         match (fives, best) {
             (2.., _) => Pattern::OpenFour,
             (1, _) => Pattern::Four,
+            (_, Pattern::OpenFour) if open_fours >= 2 => Pattern::OpenThreeStrong,
             (_, Pattern::OpenFour) => Pattern::OpenThree,
             (_, Pattern::Four) => Pattern::ClosedThree,
-            (_, Pattern::OpenThree) => Pattern::OpenTwo,
+            (_, b) if b.is_open_three() && open_threes >= 4 => Pattern::OpenTwoStrong,
+            (_, b) if b.is_open_three() && open_threes == 3 => Pattern::OpenTwoPlus,
+            (_, b) if b.is_open_three() => Pattern::OpenTwo,
             (_, Pattern::ClosedThree) => Pattern::ClosedTwo,
-            (_, Pattern::OpenTwo | Pattern::ClosedTwo) => Pattern::One,
+            (_, b) if b.is_open_two() => Pattern::FlexOne,
+            (_, Pattern::ClosedTwo) => Pattern::One,
             _ => Pattern::Dead,
         }
     };
@@ -237,11 +279,15 @@ mod tests {
         assert_eq!(black(f, "..OX?XX.."), Pattern::Four);
         assert_eq!(black(f, "...X?.XX."), Pattern::Four);
         assert_eq!(black(f, ".X.X?X.X."), Pattern::OpenFour);
-        assert_eq!(black(f, "....?XX.."), Pattern::OpenThree);
+        assert_eq!(black(f, "....?XX.."), Pattern::OpenThreeStrong);
         assert_eq!(black(f, "...X?.X.."), Pattern::OpenThree);
+        assert_eq!(black(f, "#O.X?X..."), Pattern::OpenThree);
         assert_eq!(black(f, "...O?XX.."), Pattern::ClosedThree);
-        assert_eq!(black(f, "....?X..."), Pattern::OpenTwo);
+        assert_eq!(black(f, "....?X..."), Pattern::OpenTwoStrong);
+        assert_eq!(black(f, "#...?.X.."), Pattern::OpenTwoPlus);
+        assert_eq!(black(f, "#O.X?...."), Pattern::OpenTwo);
         assert_eq!(black(f, "#O.X?XO.."), Pattern::Dead);
-        assert_eq!(black(f, "....?...."), Pattern::One);
+        assert_eq!(black(f, "....?...."), Pattern::FlexOne);
+        assert_eq!(black(f, "#O..?..O."), Pattern::One);
     }
 }

@@ -66,7 +66,7 @@ impl Board {
         for d in 0..4 {
             match self.pattern(cell, 0, d) {
                 Pattern::OpenFour | Pattern::Five | Pattern::Overline => return true,
-                Pattern::OpenThree | Pattern::Four => strong += 1,
+                Pattern::OpenThree | Pattern::OpenThreeStrong | Pattern::Four => strong += 1,
                 _ => {}
             }
         }

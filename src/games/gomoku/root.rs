@@ -31,6 +31,8 @@ const ITERATION_GROWTH: f64 = 1.5;
 const STABLE_SHARE: f64 = 0.5;
 const STABLE_ITERATIONS: u32 = 3;
 const SCORE_DROP: i32 = 40;
+/// The first aspiration window's half-width, in evaluation units.
+const ASPIRATION_DELTA: i32 = 60;
 
 /// What the root search settled on.
 struct RootResult {
@@ -104,6 +106,71 @@ impl Engine<'_> {
             .stop_before_next(self.nodes, iteration_start, ITERATION_GROWTH)
     }
 
+    /// One pass over the root moves at `depth` within `(alpha, beta)`:
+    /// the best move that raised alpha with its score and line, if any, and
+    /// the best score. Each move's score is kept in `order` for the next
+    /// pass's ordering.
+    fn root_iteration(
+        &mut self,
+        order: &mut [(i32, Cell)],
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> (Option<(Cell, i32, Vec<Cell>)>, i32) {
+        let me = color(self.b.side_to_move());
+        let forcing: Vec<bool> = order
+            .iter()
+            .map(|&(_, mv)| {
+                self.b.info(mv, me).flags & (flag::FOUR | flag::THREE) != 0
+                    || self.b.info(mv, 1 - me).flags & flag::FOUR != 0
+            })
+            .collect();
+        let mut iter_best = None;
+        let mut best = -INF;
+        for (i, entry) in order.iter_mut().enumerate() {
+            let mv = entry.1;
+            self.stack[0].static_eval = self.evaluate();
+            self.enter(0, mv);
+            self.b.play(mv);
+            let score = if i == 0 {
+                -self.pvs(depth as i32 - 1, 1, -beta, -alpha, false)
+            } else {
+                // Late, quiet root moves get a reduced first look.
+                let r = if depth >= 4 && i >= 4 && !forcing[i] {
+                    let d = (depth as usize).min(LMR_DEPTHS - 1);
+                    i32::from(self.tables.lmr[d][i.min(LMR_MOVES - 1)]).clamp(1, depth as i32 - 2)
+                } else {
+                    0
+                };
+                let mut s = -self.pvs(depth as i32 - 1 - r, 1, -alpha - 1, -alpha, true);
+                if s > alpha && r > 0 && !self.aborted {
+                    s = -self.pvs(depth as i32 - 1, 1, -alpha - 1, -alpha, true);
+                }
+                if s > alpha && s < beta && !self.aborted {
+                    -self.pvs(depth as i32 - 1, 1, -beta, -alpha, false)
+                } else {
+                    s
+                }
+            };
+            self.b.undo();
+            if self.aborted {
+                break;
+            }
+            entry.0 = score;
+            best = best.max(score);
+            if score > alpha {
+                alpha = score;
+                let mut pv = vec![mv];
+                pv.extend_from_slice(self.pv.line(1));
+                iter_best = Some((mv, score, pv));
+                if score >= beta || score >= WIN_THRESHOLD {
+                    break;
+                }
+            }
+        }
+        (iter_best, best)
+    }
+
     /// Iterative deepening PVS over `roots`.
     fn root_search(&mut self, roots: &[Cell]) -> RootResult {
         let mut order: Vec<(i32, Cell)> = {
@@ -111,8 +178,8 @@ impl Engine<'_> {
             roots
                 .iter()
                 .map(|&c| {
-                    let v = i32::from(self.b.info(c, me).value) * 5 / 4
-                        + i32::from(self.b.info(c, 1 - me).value);
+                    let v = i32::from(self.b.info(c, me).order[0])
+                        + i32::from(self.b.info(c, 1 - me).order[1]);
                     (v, c)
                 })
                 .collect()
@@ -132,56 +199,34 @@ impl Engine<'_> {
         for depth in 1..=max_depth {
             let iteration_start = Instant::now();
             self.clock.arm(depth > 1);
-            let mut alpha = -INF;
-            let beta = INF;
-            let mut iter_best: Option<(Cell, i32, Vec<Cell>)> = None;
-            let me = color(self.b.side_to_move());
-            let forcing: Vec<bool> = order
-                .iter()
-                .map(|&(_, mv)| {
-                    self.b.info(mv, me).flags & (flag::FOUR | flag::THREE) != 0
-                        || self.b.info(mv, 1 - me).flags & flag::FOUR != 0
-                })
-                .collect();
-            for (i, entry) in order.iter_mut().enumerate() {
-                let mv = entry.1;
-                self.b.play(mv);
-                let score = if i == 0 {
-                    -self.pvs(depth as i32 - 1, 1, -beta, -alpha)
-                } else {
-                    // Late, quiet root moves get a reduced first look.
-                    let r = if depth >= 4 && i >= 4 && !forcing[i] {
-                        let d = (depth as usize).min(LMR_DEPTHS - 1);
-                        i32::from(self.tables.lmr[d][i.min(LMR_MOVES - 1)])
-                            .clamp(1, depth as i32 - 2)
-                    } else {
-                        0
-                    };
-                    let mut s = -self.pvs(depth as i32 - 1 - r, 1, -alpha - 1, -alpha);
-                    if s > alpha && r > 0 && !self.aborted {
-                        s = -self.pvs(depth as i32 - 1, 1, -alpha - 1, -alpha);
-                    }
-                    if s > alpha && !self.aborted {
-                        -self.pvs(depth as i32 - 1, 1, -beta, -alpha)
-                    } else {
-                        s
-                    }
-                };
-                self.b.undo();
+            // An aspiration window around the last score; a score outside
+            // it widens the window on that side and searches again.
+            let mut delta = ASPIRATION_DELTA;
+            let aspire = depth >= 5 && result.score.abs() < WIN_THRESHOLD;
+            let (mut lo, mut hi) = if aspire {
+                (result.score - delta, result.score + delta)
+            } else {
+                (-INF, INF)
+            };
+            let mut fail_high: Option<(Cell, i32, Vec<Cell>)> = None;
+            let iter_best = loop {
+                let (found, best) = self.root_iteration(&mut order, depth, lo, hi);
                 if self.aborted {
-                    break;
+                    break found.or(fail_high);
                 }
-                entry.0 = score;
-                if score > alpha {
-                    alpha = score;
-                    let mut pv = vec![mv];
-                    pv.extend_from_slice(self.pv.line(1));
-                    iter_best = Some((mv, score, pv));
-                    if score >= WIN_THRESHOLD {
-                        break;
-                    }
+                if best <= lo && lo > -INF {
+                    hi = (lo + hi) / 2;
+                    lo = (best - delta).max(-INF);
+                } else if best >= hi && hi < INF {
+                    hi = (best + delta).min(INF);
+                    fail_high = found;
+                    let first = fail_high.as_ref().map(|f| f.0);
+                    order.sort_by_key(|m| Some(m.1) != first);
+                } else {
+                    break found;
                 }
-            }
+                delta += delta / 2;
+            };
             // A cut-short iteration counts too: it searched the last best
             // move first, so its best so far is a deeper look than the last
             // complete iteration's.

@@ -21,6 +21,8 @@ const MIN_SLOTS: usize = 1 << 10;
 pub(super) struct TtEntry {
     key: u64,
     pub(super) score: i32,
+    /// The static evaluation of the position.
+    pub(super) eval: i16,
     pub(super) mv: Cell,
     pub(super) depth: i8,
     bound: u8,
@@ -48,6 +50,9 @@ pub struct Tables {
     threat_shift: u32,
     /// Late-move reduction by depth and move number.
     pub(super) lmr: Box<[[u8; LMR_MOVES]; LMR_DEPTHS]>,
+    /// Whether entries of earlier searches count (they are replaced
+    /// first all the same).
+    pub(super) reuse: bool,
 }
 
 impl Default for Tables {
@@ -69,6 +74,7 @@ impl EngineTables for Tables {
             threat_fail: table_memory(threat_slots),
             threat_shift: 64 - threat_slots.trailing_zeros(),
             lmr: lmr_table(),
+            reuse: false,
         }
     }
 }
@@ -79,8 +85,8 @@ impl Tables {
         self.tt.bytes() + self.threat_fail.len() * size_of::<(u64, u8)>() + size_of_val(&*self.lmr)
     }
 
-    /// Starts a search: the table's older entries stop counting, so the
-    /// same request always gets the same answer.
+    /// Starts a search: the table's older entries stop counting unless
+    /// `reuse` says they may.
     pub(super) fn new_search(&mut self) {
         self.tt.new_search();
     }
@@ -88,19 +94,36 @@ impl Tables {
     #[inline]
     pub(super) fn probe(&self, key: u64) -> Option<TtEntry> {
         let e = *self.tt.get((key >> self.tt_shift) as usize);
-        (e.key == key && e.bound != 0 && u16::from(e.age) == self.tt.generation()).then_some(e)
+        (e.key == key && e.bound != 0 && (self.reuse || u16::from(e.age) == self.tt.generation()))
+            .then_some(e)
     }
 
     /// Stores a result over another position's only if it is at least
     /// as deep, or the other is from an earlier search.
     #[inline]
-    pub(super) fn store(&mut self, key: u64, depth: i32, score: i32, bound: Bound, mv: Cell) {
+    pub(super) fn store(
+        &mut self,
+        key: u64,
+        depth: i32,
+        score: i32,
+        eval: i32,
+        bound: Bound,
+        mv: Cell,
+    ) {
         let age = self.tt.generation() as u8;
         let slot = self.tt.get_mut((key >> self.tt_shift) as usize);
         if slot.key == key || slot.age != age || depth as i8 >= slot.depth {
+            // A result without a move keeps the move an earlier search of
+            // the same position found.
+            let mv = if mv == 0 && slot.key == key {
+                slot.mv
+            } else {
+                mv
+            };
             *slot = TtEntry {
                 key,
                 score,
+                eval: eval.clamp(i16::MIN.into(), i16::MAX.into()) as i16,
                 mv,
                 depth: depth.clamp(-1, 100) as i8,
                 bound: bound.bits(),
