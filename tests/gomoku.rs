@@ -540,6 +540,27 @@ fn searches_answer_legal_moves_within_the_budget() {
     assert_eq!(r.best_move.notation, "h8");
 }
 
+/// A renju middle game (from a match against Rapfi) where runs of fours
+/// that build on each other branch without end: the quiescence search
+/// must stay bounded, and a budget must hold from the first iteration's
+/// first scored move.
+#[test]
+fn crowded_fours_stay_within_bounds() {
+    let moves = [
+        "h8", "i7", "h9", "i9", "h10", "h7", "i10", "j7", "g7", "g8", "g10", "f10", "h11", "h12",
+        "f9", "i12", "f11", "i8", "e9", "i6", "i5", "j5", "k4", "l7", "k7",
+    ];
+    let pos = parse(&spec_moves(&moves, 15, "renju"));
+    // Depth 1 took 1.7 M nodes before the quiescence search had a limit.
+    let r = search(&pos, 1, None);
+    assert!(r.nodes < 400_000, "{} nodes at depth 1", r.nodes);
+    let mut limits = Limits::depth(gomoku::MAX_DEPTH);
+    limits.nodes = Some(20_000);
+    let r = pos.search(&limits, &mut Workspace::default());
+    assert!(r.nodes < 60_000, "{} nodes on a budget of 20,000", r.nodes);
+    assert!(pos.describe().legal_moves.contains(&r.best_move.notation));
+}
+
 #[test]
 fn beats_the_seeds_ai() {
     let Some(openings) = data("renju_26_openings.jsonl") else {

@@ -153,6 +153,9 @@ impl Engine<'_> {
                 }
             };
             self.b.undo();
+            // Once the first move has a score there is an answer: the
+            // limits count from here even in the first iteration.
+            self.clock.arm(true);
             if self.aborted {
                 break;
             }
