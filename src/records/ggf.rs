@@ -205,7 +205,9 @@ fn read_board(value: &str) -> Result<Option<Start>, RecordError> {
             )));
         }
     };
-    let squares = squares.concat();
+    // White's squares may be written `o`: read as `O`, so the usual
+    // start is recognised however it is spelled.
+    let squares = squares.concat().replace('o', "O");
     if squares.chars().count() != 64 {
         return Err(err(format!(
             "{} squares; an othello board has 64",
@@ -220,7 +222,7 @@ fn read_board(value: &str) -> Result<Option<Start>, RecordError> {
         cells.push(match c {
             '-' => '.',
             '*' => 'X',
-            'O' | 'o' => 'O',
+            'O' => 'O',
             other => {
                 return Err(err(format!(
                     "square {} is {other:?}; squares are -, * or O",
@@ -246,6 +248,20 @@ mod tests {
 
     fn read(text: &str) -> Result<Record, RecordError> {
         parse_record(Format::Ggf, text)
+    }
+
+    #[test]
+    fn the_usual_start_spelled_with_a_small_o_is_the_usual_start() {
+        // Found by the records' fuzzing: it read as a set-up position,
+        // and the written record as the usual start.
+        let text = NBOARD.replace("---O*---", "---o*---");
+        assert_ne!(text, NBOARD);
+        let record = read(&text).unwrap();
+        assert_eq!(record.start, None);
+        assert_eq!(
+            read(&write_record(Format::Ggf, &record).unwrap()),
+            Ok(record)
+        );
     }
 
     #[test]

@@ -162,10 +162,18 @@ pub fn write(record: &Record) -> Result<String, RecordError> {
                 out.push_str(&format!("{id}{points}"));
             }
         }
-        out.push_str(match start.to_move() {
-            Player::X => "PL[B]",
-            Player::O => "PL[W]",
-        });
+        // The side to move of othello's usual start, or of a set-up that
+        // names it; without PL the reader infers it as the position does,
+        // so the text reads back as the same record.
+        let named = match &record.start {
+            Some(s) => s.to_move,
+            None => Some(start.to_move()),
+        };
+        match named {
+            Some(Player::X) => out.push_str("PL[B]"),
+            Some(Player::O) => out.push_str("PL[W]"),
+            None => {}
+        }
     }
     let mut side = start.to_move();
     for (i, mv) in record.moves.iter().enumerate() {
@@ -459,6 +467,18 @@ mod tests {
             let written = write_record(Format::Sgf, &record).unwrap();
             assert_eq!(parse_with(Format::Sgf, &written, &hints), Ok(record));
         }
+    }
+
+    #[test]
+    fn a_set_up_board_without_a_side_to_move_round_trips() {
+        // Found by the records' fuzzing: the writer named the side the
+        // position infers, and the text read back with `PL` set.
+        let text = "(;FF[4]GM[4]SZ[15]RU[renju]AB[aa];W[ii];B[hi])";
+        let record = read(text).unwrap();
+        assert_eq!(record.start.as_ref().map(|s| s.to_move), Some(None));
+        let written = write(&record).unwrap();
+        assert!(!written.contains("PL["), "{written}");
+        assert_eq!(read(&written), Ok(record));
     }
 
     #[test]
