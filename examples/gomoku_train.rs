@@ -240,6 +240,16 @@ fn flatten(rules: Rules, w: &Weights) -> Vec<f64> {
 }
 
 fn read_samples(rules: Rules, files: &[String]) -> Vec<Sample> {
+    read_games(files, "positions", |line| game_samples(rules, line))
+}
+
+/// Reads the games of `files` in order and turns each into items on every
+/// core, joined in the games' order; reports how many `what` it made.
+fn read_games<T: Send>(
+    files: &[String],
+    what: &str,
+    per_game: impl Fn(&str) -> Vec<T> + Sync,
+) -> Vec<T> {
     let games: Vec<String> = files
         .iter()
         .flat_map(|f| {
@@ -248,11 +258,11 @@ fn read_samples(rules: Rules, files: &[String]) -> Vec<Sample> {
         })
         .collect();
     let mut threads = parallel::per_core(|| ());
-    let samples: Vec<Vec<Sample>> =
-        parallel::map_in_order(&games, &mut threads, |_, _, line| game_samples(rules, line));
-    let samples: Vec<Sample> = samples.into_iter().flatten().collect();
-    eprintln!("{} games, {} positions", games.len(), samples.len());
-    samples
+    let items: Vec<Vec<T>> =
+        parallel::map_in_order(&games, &mut threads, |_, _, line| per_game(line));
+    let items: Vec<T> = items.into_iter().flatten().collect();
+    eprintln!("{} games, {} {what}", games.len(), items.len());
+    items
 }
 
 fn game_samples(rules: Rules, line: &str) -> Vec<Sample> {
@@ -454,19 +464,7 @@ fn order_table_of(rules: Rules, color: usize, role: usize) -> usize {
 }
 
 fn read_choices(rules: Rules, files: &[String]) -> Vec<Choice> {
-    let games: Vec<String> = files
-        .iter()
-        .flat_map(|f| {
-            let text = std::fs::read_to_string(f).expect("cannot read the games");
-            text.lines().map(str::to_owned).collect::<Vec<_>>()
-        })
-        .collect();
-    let mut threads = parallel::per_core(|| ());
-    let choices: Vec<Vec<Choice>> =
-        parallel::map_in_order(&games, &mut threads, |_, _, line| game_choices(rules, line));
-    let choices: Vec<Choice> = choices.into_iter().flatten().collect();
-    eprintln!("{} games, {} choices", games.len(), choices.len());
-    choices
+    read_games(files, "choices", |line| game_choices(rules, line))
 }
 
 /// Every move of a game after its random stones, where neither side had a

@@ -284,26 +284,35 @@ impl<'a> Engine<'a> {
         }
     }
 
+    /// Counts a node at `ply` and scores it at once when it needs no
+    /// search: the search stopped, the game is over, or the side to move
+    /// has a five to make.
+    #[inline]
+    fn settled(&mut self, ply: usize) -> Option<i32> {
+        self.tick();
+        self.pv.clear(ply);
+        if self.aborted {
+            return Some(0);
+        }
+        if self.b.last_move_won() {
+            return Some(-(WIN - ply as i32));
+        }
+        if self.b.is_full() {
+            return Some(0);
+        }
+        let me = color(self.b.side_to_move());
+        self.b.first_win_point(me).map(|_| WIN - ply as i32 - 1)
+    }
+
     /// The quiescence search: the side to move may stand on the static
     /// value or play fours (near its last stone; deeper, only fours that
     /// also build), each answered by its forced block. `qdepth` counts the
     /// side to move's fours so far, from 0.
     pub(super) fn quiesce(&mut self, ply: usize, mut alpha: i32, beta: i32, qdepth: i32) -> i32 {
-        self.tick();
-        self.pv.clear(ply);
-        if self.aborted {
-            return 0;
-        }
-        if self.b.last_move_won() {
-            return -(WIN - ply as i32);
-        }
-        if self.b.is_full() {
-            return 0;
+        if let Some(score) = self.settled(ply) {
+            return score;
         }
         let me = color(self.b.side_to_move());
-        if self.b.first_win_point(me).is_some() {
-            return WIN - ply as i32 - 1;
-        }
         if ply + 2 >= MAX_PLY {
             return self.evaluate();
         }
@@ -403,22 +412,11 @@ impl<'a> Engine<'a> {
         mut beta: i32,
         cut_node: bool,
     ) -> i32 {
-        self.tick();
-        self.pv.clear(ply);
-        if self.aborted {
-            return 0;
-        }
-        if self.b.last_move_won() {
-            return -(WIN - ply as i32);
-        }
-        if self.b.is_full() {
-            return 0;
+        if let Some(score) = self.settled(ply) {
+            return score;
         }
         let me = color(self.b.side_to_move());
         let opp = 1 - me;
-        if self.b.first_win_point(me).is_some() {
-            return WIN - ply as i32 - 1;
-        }
         if depth <= 0 || ply + 4 >= MAX_PLY {
             return self.quiesce(ply, alpha, beta, 0);
         }
