@@ -825,6 +825,31 @@ impl Board {
         }
     }
 
+    /// The empty cells on the lines through the empty cell `at` (within
+    /// four) where a stone of `color` would make `color`'s pattern at `at`
+    /// along that line at least `min`, where it is not yet. Appended to
+    /// `out` without repeats.
+    pub fn makers(&self, at: Cell, color: usize, min: Pattern, out: &mut Vec<Cell>) {
+        let code = color as u8 + 1;
+        let a = at as usize;
+        for d in 0..4 {
+            if self.pats[a][color][d] >= min as u8 {
+                continue;
+            }
+            let off = self.dirs[d];
+            for k in (-4..=4i32).filter(|&k| k != 0) {
+                let q = (a as isize + k as isize * off) as usize;
+                if self.cells[q] != EMPTY {
+                    continue;
+                }
+                let key = self.keys[a][d] | u16::from(code) << (2 * slot(k));
+                if self.table.get(key)[color] >= min as u8 && !out.contains(&(q as Cell)) {
+                    out.push(q as Cell);
+                }
+            }
+        }
+    }
+
     /// Every empty cell where `color` would win at once.
     pub fn win_points(&self, color: usize, out: &mut Vec<Cell>) {
         out.clear();

@@ -86,6 +86,8 @@ pub struct Engine<'a> {
     searched: Vec<Vec<Cell>>,
     pub(super) move_bufs: Vec<Vec<(i32, Cell)>>,
     pub(super) cell_buf: Vec<Vec<Cell>>,
+    /// The forced blocks [`Engine::tempo_blocks`] looks at.
+    block_buf: Vec<Cell>,
     pub(super) pv: PvTable<Cell>,
     /// Threat-search lines by ply: the winning continuation found there.
     pub(super) lines: Vec<Vec<Cell>>,
@@ -132,6 +134,7 @@ impl<'a> Engine<'a> {
             searched: (0..MAX_PLY).map(|_| Vec::new()).collect(),
             move_bufs: (0..MAX_PLY).map(|_| Vec::new()).collect(),
             cell_buf: (0..LINE_PLIES).map(|_| Vec::new()).collect(),
+            block_buf: Vec::new(),
             lines: (0..LINE_PLIES).map(|_| Vec::new()).collect(),
             pv: PvTable::new(MAX_PLY),
             stack: vec![Frame::default(); MAX_PLY + 2],
@@ -230,12 +233,12 @@ impl<'a> Engine<'a> {
             let fours_from = threats.len();
             self.b.cells_with_p4(opp, p4::FOUR_THREE, &mut threats);
             for (i, &t) in threats.iter().enumerate() {
-                let min = if i < fours_from {
-                    Pattern::Four
+                if i < fours_from {
+                    self.b.spoilers(t, opp, Pattern::Four, &mut answers);
                 } else {
-                    Pattern::OpenThree
-                };
-                self.b.spoilers(t, opp, min, &mut answers);
+                    self.b.spoilers(t, opp, Pattern::OpenThree, &mut answers);
+                    self.tempo_blocks(t, opp, &mut answers);
+                }
             }
             self.b.cells_with_flag(me, flag::FOUR, &mut answers);
             for &c in &answers {
@@ -261,6 +264,23 @@ impl<'a> Engine<'a> {
         self.cell_buf[ply] = answers;
         self.move_bufs[ply] = moves;
         result
+    }
+
+    /// Against the four-three `opp` would make at `t`: the cells where a
+    /// stone of the side to move makes the four's forced block a four of
+    /// its own, so the block gains the tempo that answers the three.
+    fn tempo_blocks(&mut self, t: Cell, opp: usize, out: &mut Vec<Cell>) {
+        let me = 1 - opp;
+        let mut blocks = std::mem::take(&mut self.block_buf);
+        self.b.pass();
+        self.b.play(t);
+        self.b.win_points_through(t, opp, &mut blocks);
+        for &f in &blocks {
+            self.b.makers(f, me, Pattern::Four, out);
+        }
+        self.b.undo();
+        self.b.unpass();
+        self.block_buf = blocks;
     }
 
     /// Where `me` must block the opponent's five, if anywhere: `Err` when
@@ -583,5 +603,60 @@ impl<'a> Engine<'a> {
         self.tables
             .store(key, depth, to_tt(best, ply), eval, bound, best_move);
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Limits;
+
+    fn board(moves: &str) -> Board {
+        let mut b = Board::new(15, Rules::Freestyle);
+        for m in moves.split_whitespace() {
+            let (r, c) = crate::games::notation::parse_cell(m, 15, 15).unwrap();
+            let cell = b.cell(r, c);
+            b.play(cell);
+        }
+        b
+    }
+
+    fn generated(b: Board) -> Vec<String> {
+        let mut tables = Tables::default();
+        let limits = Limits::depth(1);
+        let mut engine = Engine::new(b, &mut tables, &limits);
+        assert!(matches!(engine.generate(1), Gen::Moves));
+        let mut names: Vec<String> = engine.move_bufs[1]
+            .iter()
+            .map(|&(_, c)| {
+                let (r, col) = engine.b.row_col(c);
+                crate::games::notation::cell_name(r, col)
+            })
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_four_three_is_answered_by_a_block_that_will_make_a_four() {
+        // From a game against Rapfi: black threatens k8 (k4 k5 k6 and k8
+        // a four, m6 l7 k8 an open three). White's m5 or n4 answers it
+        // from afar: black's k8 forces white's k7, which then makes a
+        // four on j8 k7 l6 m5 (or k7 l6 m5 n4 with j8), and the tempo
+        // blocks the three. Leaving them out proved a win for black that
+        // was not there.
+        let b = board(
+            "h8 h7 i7 g9 i9 g7 i8 i10 g8 j8 k5 i5 j6 l4 k6 l6 l5 j7 k4 k3 m6 h6 j4 f8 e9 j3 l7",
+        );
+        let moves = generated(b);
+        for spoiler in ["k8", "k7", "n5", "j9", "o4"] {
+            assert!(
+                moves.contains(&spoiler.to_string()),
+                "{spoiler} in {moves:?}"
+            );
+        }
+        for tempo in ["m5", "n4"] {
+            assert!(moves.contains(&tempo.to_string()), "{tempo} in {moves:?}");
+        }
     }
 }
