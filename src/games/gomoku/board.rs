@@ -798,10 +798,9 @@ impl Board {
         if !out.contains(&at) {
             out.push(at);
         }
-        let defender = (1 - attacker) as u8 + 1;
-        let a = at as usize;
+        let defender = 1 - attacker;
         for d in 0..4 {
-            let old = self.pats[a][attacker][d];
+            let old = self.pats[at as usize][attacker][d];
             if old < min as u8 {
                 continue;
             }
@@ -811,17 +810,7 @@ impl Board {
             } else {
                 old
             };
-            let off = self.dirs[d];
-            for k in (-4..=4i32).filter(|&k| k != 0) {
-                let q = (a as isize + k as isize * off) as usize;
-                if self.cells[q] != EMPTY {
-                    continue;
-                }
-                let key = self.keys[a][d] | u16::from(defender) << (2 * slot(k));
-                if self.table.get(key)[attacker] < old && !out.contains(&(q as Cell)) {
-                    out.push(q as Cell);
-                }
-            }
+            self.probe_line(at, d, defender, out, |pats| pats[attacker] < old);
         }
     }
 
@@ -830,22 +819,35 @@ impl Board {
     /// along that line at least `min`, where it is not yet. Appended to
     /// `out` without repeats.
     pub fn makers(&self, at: Cell, color: usize, min: Pattern, out: &mut Vec<Cell>) {
-        let code = color as u8 + 1;
-        let a = at as usize;
         for d in 0..4 {
-            if self.pats[a][color][d] >= min as u8 {
+            if self.pats[at as usize][color][d] < min as u8 {
+                self.probe_line(at, d, color, out, |pats| pats[color] >= min as u8);
+            }
+        }
+    }
+
+    /// The empty cells within four of `at` along direction `d` where a
+    /// stone of `color` leaves the patterns at `at` on that line (black's
+    /// and white's) passing `keep`. Appended to `out` without repeats.
+    fn probe_line(
+        &self,
+        at: Cell,
+        d: usize,
+        color: usize,
+        out: &mut Vec<Cell>,
+        keep: impl Fn([u8; 2]) -> bool,
+    ) {
+        let a = at as usize;
+        let code = color as u8 + 1;
+        let off = self.dirs[d];
+        for k in (-4..=4i32).filter(|&k| k != 0) {
+            let q = (a as isize + k as isize * off) as usize;
+            if self.cells[q] != EMPTY {
                 continue;
             }
-            let off = self.dirs[d];
-            for k in (-4..=4i32).filter(|&k| k != 0) {
-                let q = (a as isize + k as isize * off) as usize;
-                if self.cells[q] != EMPTY {
-                    continue;
-                }
-                let key = self.keys[a][d] | u16::from(code) << (2 * slot(k));
-                if self.table.get(key)[color] >= min as u8 && !out.contains(&(q as Cell)) {
-                    out.push(q as Cell);
-                }
+            let key = self.keys[a][d] | u16::from(code) << (2 * slot(k));
+            if keep(self.table.get(key)) && !out.contains(&(q as Cell)) {
+                out.push(q as Cell);
             }
         }
     }
