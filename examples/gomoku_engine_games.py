@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Games for gomoku_train from another engine: a Piskvork-protocol engine
+(Rapfi, say) plays both sides of freestyle 15x15 games from random
+openings, one line per game in gomoku_train's games format:
+
+    RESULT OPENING_LENGTH MOVE...
+
+RESULT is X (black won), O (white won) or D (a full board); the first
+OPENING_LENGTH moves are random stones (2 to 7, alternating colours,
+within three rows and columns of the centre), drawn from SEED and the
+game's number alone; the rest are the engine's, asked with a full BOARD
+every move and limited to NODES nodes (INFO max_node), one thread.
+
+    python3 examples/gomoku_engine_games.py ENGINE NODES SEED FIRST COUNT OUT
+
+plays games FIRST to FIRST+COUNT-1 in one engine process, appending to OUT;
+games OUT already holds are not played again, so an interrupted run resumes
+where it stopped. A node-limited engine gives the same games for the same
+arguments.
+"""
+import os
+import random
+import re
+import subprocess
+import sys
+import time
+
+SIZE = 15
+CENTRE = SIZE // 2
+REACH = 3
+MAX_OPENING = 7
+# Rapfi prints its move a moment before it reads commands again, and drops
+# a command that arrives in between: wait this long after each answer.
+GAP_S = 0.03
+COORD = re.compile(r"^\s*(\d+)\s*,\s*(\d+)\s*$")
+DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
+
+
+def cell_name(r, c):
+    return f"{chr(ord('a') + c)}{r + 1}"
+
+
+def makes_five(board, r, c):
+    """Whether the stone just played at (r, c) stands in five or more."""
+    me = board[r][c]
+    for dr, dc in DIRECTIONS:
+        run = 1
+        for sign in (1, -1):
+            rr, cc = r + sign * dr, c + sign * dc
+            while 0 <= rr < SIZE and 0 <= cc < SIZE and board[rr][cc] == me:
+                run += 1
+                rr, cc = rr + sign * dr, cc + sign * dc
+        if run >= 5:
+            return True
+    return False
+
+
+class Engine:
+    def __init__(self, program, nodes):
+        self.proc = subprocess.Popen([program], cwd=os.path.dirname(os.path.abspath(program)),
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                     bufsize=1)
+        self.send(f"START {SIZE}")
+        self.read(lambda line: line.startswith("OK"))
+        for info in ("timeout_turn 100000", "timeout_match 0", "max_memory 67108864",
+                     "game_type 1", "rule 0", "thread_num 1", f"max_node {nodes}"):
+            self.send(f"INFO {info}")
+        self.answered = 0.0
+
+    def send(self, text):
+        self.proc.stdin.write(text + "\n")
+        self.proc.stdin.flush()
+
+    def read(self, wanted):
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                sys.exit("the engine exited")
+            if wanted(line.strip()):
+                return line.strip()
+
+    def move(self, moves):
+        """The engine's move for the side to move after `moves`, as (row, col)."""
+        wait = self.answered + GAP_S - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        me = len(moves) % 2
+        stones = [f"{c},{r},{1 if i % 2 == me else 2}" for i, (r, c) in enumerate(moves)]
+        self.send("\n".join(["BOARD", *stones, "DONE"]))
+        x, y = map(int, COORD.match(self.read(COORD.match)).groups())
+        self.answered = time.monotonic()
+        return y, x
+
+    def close(self):
+        self.send("END")
+        self.proc.wait()
+
+
+def play(engine, seed, game):
+    rng = random.Random(seed * 1_000_003 + game)
+    opening = 2 + rng.randrange(MAX_OPENING - 1)
+    board = [[0] * SIZE for _ in range(SIZE)]
+    moves = []
+    while len(moves) < opening:
+        r = CENTRE - REACH + rng.randrange(2 * REACH + 1)
+        c = CENTRE - REACH + rng.randrange(2 * REACH + 1)
+        if board[r][c] == 0:
+            board[r][c] = 1 + len(moves) % 2
+            moves.append((r, c))
+    while len(moves) < SIZE * SIZE:
+        r, c = engine.move(moves)
+        if not (0 <= r < SIZE and 0 <= c < SIZE) or board[r][c] != 0:
+            sys.exit(f"the engine played an illegal move in game {game}")
+        board[r][c] = 1 + len(moves) % 2
+        moves.append((r, c))
+        if makes_five(board, r, c):
+            return ("X" if len(moves) % 2 == 1 else "O"), opening, moves
+    return "D", opening, moves
+
+
+def main():
+    if len(sys.argv) != 7:
+        sys.exit(__doc__)
+    program, nodes, seed, first, count, out = sys.argv[1:]
+    seed, first, count = int(seed), int(first), int(count)
+    done = 0
+    if os.path.exists(out):
+        with open(out) as f:
+            text = f.read()
+        # A game cut short by an interruption is played again.
+        text = text[:text.rfind("\n") + 1]
+        with open(out, "w") as f:
+            f.write(text)
+        done = text.count("\n")
+    if done >= count:
+        return
+    engine = Engine(program, int(nodes))
+    with open(out, "a") as f:
+        for game in range(first + done, first + count):
+            result, opening, moves = play(engine, seed, game)
+            f.write(f"{result} {opening} {' '.join(cell_name(r, c) for r, c in moves)}\n")
+            f.flush()
+    engine.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Makes freestyle evaluation and move-ordering weights (WORKDIR/freestyle-w.bin,
+# the layout of src/games/gomoku/eval-freestyle.bin) from games classical Rapfi played
+# against itself at 8,000 nodes a move, from the same kind of random
+# openings as our self-play: outcomes of stronger play than our own
+# 3,000-node games, where the defence holds longer. Rapfi is built as
+# ../shared/ANCHORS.md says (classical evaluation, no network); give its
+# pbrain-rapfi, with its config and model beside it.
+#
+# Eight engine processes play 2,000-game blocks side by side (each waits
+# 30 ms after every move, so four share a core); the block lengths are
+# where the first run was stopped: 12,469 games,
+# about 35 minutes on two cores. The last block's last 250 games are held
+# out (`gomoku_train loss freestyle WEIGHTS FILE`). A step whose output
+# exists is skipped, and a block resumes where it stopped.
+#
+# Its weights are not committed yet: the README's Rapfi section has the
+# matches they have played, and they have not yet proved a gain.
+#
+#   bash examples/gomoku_rapfi_train.sh PBRAIN_RAPFI [WORKDIR]
+#       (default target/gomoku-rapfi)
+set -euo pipefail
+engine=$(realpath "$1")
+cd "$(dirname "$0")/.."
+work=${2:-target/gomoku-rapfi}
+mkdir -p "$work"
+cargo build --release --quiet --example gomoku_train
+train=target/release/examples/gomoku_train
+
+# shellcheck source=examples/common/step.sh
+source examples/common/step.sh
+
+blocks=(1550 1530 1550 1483 1653 1566 1588 1549)
+heldout=250
+players=()
+for b in "${!blocks[@]}"; do
+  python3 examples/gomoku_engine_games.py "$engine" 8000 17 $((b * 2000)) \
+    "${blocks[$b]}" "$work/rapfi-$b.txt" &
+  players+=($!)
+done
+for p in "${players[@]}"; do wait "$p"; done
+last=$((${#blocks[@]} - 1))
+if [ ! -s "$work/rapfi-train.txt" ]; then
+  for b in "${!blocks[@]}"; do
+    if [ "$b" -lt "$last" ]; then cat "$work/rapfi-$b.txt"; fi
+  done >"$work/rapfi-train.part"
+  head -n -$heldout "$work/rapfi-$last.txt" >>"$work/rapfi-train.part"
+  mv "$work/rapfi-train.part" "$work/rapfi-train.txt"
+fi
+tail -n $heldout "$work/rapfi-$last.txt" >"$work/rapfi-heldout.txt"
+
+step freestyle-e.bin fit freestyle @OUT "$work/rapfi-train.txt"
+step freestyle-w.bin order freestyle "$work/freestyle-e.bin" @OUT "$work/rapfi-train.txt"
