@@ -14,8 +14,9 @@
 # out (`gomoku_train loss freestyle WEIGHTS FILE`). A step whose output
 # exists is skipped, and a block resumes where it stopped.
 #
-# Its weights are not committed yet: the README's Rapfi section has the
-# matches they have played, and they have not yet proved a gain.
+# Its weights are the committed freestyle weights (the README's Rapfi
+# section has the matches that chose them); the script copies them into
+# the source tree.
 #
 #   bash examples/gomoku_rapfi_train.sh PBRAIN_RAPFI [WORKDIR]
 #       (default target/gomoku-rapfi)
@@ -51,3 +52,4 @@ tail -n $heldout "$work/rapfi-$last.txt" >"$work/rapfi-heldout.txt"
 
 step freestyle-e.bin fit freestyle @OUT "$work/rapfi-train.txt"
 step freestyle-w.bin order freestyle "$work/freestyle-e.bin" @OUT "$work/rapfi-train.txt"
+cp "$work/freestyle-w.bin" src/games/gomoku/eval-freestyle.bin

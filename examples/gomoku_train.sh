@@ -41,5 +41,7 @@ for rule in ${rules[*]}; do
   step "$rule-w3.bin" order "$rule" "$work/$rule-e3.bin" @OUT "$work/$rule-g1.txt" "$work/$rule-g2.txt"
   # Held-out games for the loss figures (`gomoku_train loss RULE WEIGHTS FILE`).
   step "$rule-heldout.txt" selfplay "$rule" 2000 99 "$nodes" @OUT "$work/$rule-w2.bin"
-  cp "$work/$rule-w3.bin" "src/games/gomoku/eval-$rule.bin"
+  # Freestyle's committed weights are fitted to Rapfi's games instead
+  # (examples/gomoku_rapfi_train.sh, which copies them).
+  [ "$rule" = freestyle ] || cp "$work/$rule-w3.bin" "src/games/gomoku/eval-$rule.bin"
 done
