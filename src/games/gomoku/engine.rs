@@ -49,6 +49,14 @@ const QUIESCENCE_PLAIN_FOURS: i32 = 1;
 const QUIESCENCE_MAX_FOURS: i32 = 8;
 /// A quiescence node this far below alpha cannot climb back with fours.
 const QUIESCENCE_DELTA: i32 = 2_000;
+/// Fail-high reduction: at a cut node whose static value is this far above
+/// beta (per ply of depth, less [`FAIL_HIGH_BIAS`], more
+/// [`FAIL_HIGH_THREAT`] when the opponent threatens), the moves other
+/// than fours are searched a ply shallower; a four after a four of the
+/// same side, a ply deeper.
+const FAIL_HIGH_MARGIN: i32 = 30;
+const FAIL_HIGH_BIAS: i32 = 18;
+const FAIL_HIGH_THREAT: i32 = 170;
 
 /// Per ply of the path being searched.
 #[derive(Clone, Copy, Debug, Default)]
@@ -520,6 +528,11 @@ impl<'a> Engine<'a> {
         }
         moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
         let alpha_orig = alpha;
+        let likely_fail_high = !pv_node
+            && cut_node
+            && eval
+                >= beta + FAIL_HIGH_MARGIN * depth - FAIL_HIGH_BIAS
+                    + if opp_threat { FAIL_HIGH_THREAT } else { 0 };
         let mut best = -INF;
         let mut best_move = 0;
         let move_limit =
@@ -539,7 +552,14 @@ impl<'a> Engine<'a> {
                 }
             }
             let important = mine >= p4::DOUBLE_TWO || theirs >= p4::THREE;
-            let new_depth = depth - 1;
+            let mut new_depth = depth - 1;
+            if likely_fail_high {
+                if mine < p4::FOUR {
+                    new_depth -= 1;
+                } else if ply >= 2 && self.stack[ply - 2].p4 >= p4::FOUR {
+                    new_depth += 1;
+                }
+            }
             self.enter(ply, mv);
             self.b.play(mv);
             let mut score = -INF;
