@@ -165,6 +165,53 @@ async fn gomoku_plays_to_a_win_from_a_given_board() {
     assert_problem(&reply, StatusCode::CONFLICT);
 }
 
+/// A renju board one cell short of full whose last cell, m10, would make
+/// an overline for black, the side to move.
+const RENJU_BLACK_WITHOUT_A_MOVE: [&str; 15] = [
+    "XOXXXOOXOOOOXOO",
+    "OOOXXXXOXXOXOXX",
+    "OXXXXOOOXOXXOXO",
+    "OOXOXXOXOOXOOXX",
+    "XXOXOOOXOXXXXOO",
+    "OXXOOXOOOOXXOXX",
+    "OXOXXOXOXOOOOXX",
+    "OXXXOXOOOOXOXOX",
+    "OOOOXXXOXXXOXOX",
+    "XOXOXOXXXXOX.XO",
+    "XOXOXOXOOOXXXOO",
+    "OXXXOXOOXOOOXOO",
+    "OXOXOXOOXOOOXOX",
+    "OOXOXXOXOXXXOXO",
+    "OXOXOOOXXXOXXXX",
+];
+
+#[tokio::test]
+async fn renju_black_without_a_legal_move_is_a_draw() {
+    let app = app_with(&[]);
+    let body = |plays: &str| {
+        json!({"game": "gomoku", "rules": "renju", "board": RENJU_BLACK_WITHOUT_A_MOVE,
+               "ai": {"plays": plays, "time_ms": 100}})
+    };
+    // The AI to move as black has nothing to play: the game is over.
+    let session = create(&app, body("X")).await;
+    assert_eq!(session["status"], "draw", "{session}");
+    assert_eq!(session["to_move"], "X");
+    let reply = post_json(&app, &path(&session, "/moves"), json!({"move": "m10"})).await;
+    assert_problem(&reply, StatusCode::CONFLICT);
+    // So it is for a player.
+    let session = create(&app, body("O")).await;
+    assert_eq!(session["status"], "draw", "{session}");
+    let reply = post_json(
+        &app,
+        "/v1/position",
+        json!({"game": "gomoku", "rules": "renju", "board": RENJU_BLACK_WITHOUT_A_MOVE}),
+    )
+    .await;
+    assert_eq!(reply.body["status"], "draw", "{}", reply.text);
+    assert_eq!(reply.body["legal_moves"], json!([]));
+    assert_eq!(reply.body["forbidden"], json!(["m10"]));
+}
+
 #[tokio::test]
 async fn undo_goes_back_to_the_players_turn() {
     let app = app_with(&[]);

@@ -324,18 +324,22 @@ impl Game for Gomoku {
         let pos = self;
         let mut pos = pos.clone();
         let winner = pos.winner();
-        let status = match (&winner, pos.board.is_full()) {
+        let mut status = match (&winner, pos.board.is_full()) {
             (Some(_), _) => Status::Win,
             (None, true) => Status::Draw,
             _ => Status::Ongoing,
         };
-        let (legal, forbidden) = if status == Status::Ongoing {
-            let legal = pos.legal_moves();
-            let forbidden = pos.forbidden_points();
-            (legal, forbidden)
-        } else {
-            (Vec::new(), Vec::new())
-        };
+        let mut legal = Vec::new();
+        let mut forbidden = Vec::new();
+        if status == Status::Ongoing {
+            legal = pos.legal_moves();
+            forbidden = pos.forbidden_points();
+            // Under renju black may be left with only forbidden points:
+            // with no move to play, the game is drawn.
+            if legal.is_empty() {
+                status = Status::Draw;
+            }
+        }
         PositionReport {
             to_move: pos.side_to_move(),
             status,
