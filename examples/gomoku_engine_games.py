@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Games for gomoku_train from another engine: a Piskvork-protocol engine
-(Rapfi, say) plays both sides of freestyle 15x15 games from random
-openings, one line per game in gomoku_train's games format:
+(Rapfi, say) plays both sides of 15x15 games from random openings, one
+line per game in gomoku_train's games format:
 
     RESULT OPENING_LENGTH MOVE...
 
@@ -11,9 +11,14 @@ within three rows and columns of the centre), drawn from SEED and the
 game's number alone; the rest are the engine's, asked with a full BOARD
 every move and limited to NODES nodes (INFO max_node), one thread.
 
-    python3 examples/gomoku_engine_games.py ENGINE NODES SEED FIRST COUNT OUT
+    python3 examples/gomoku_engine_games.py ENGINE NODES SEED FIRST COUNT OUT [RULE]
 
-plays games FIRST to FIRST+COUNT-1 in one engine process, appending to OUT;
+plays games FIRST to FIRST+COUNT-1 in one engine process, appending to OUT,
+under RULE: freestyle (the default; five or more wins), standard (exactly
+five wins) or renju (black wins with exactly five, white with five or more;
+black's forbidden points are the engine's to avoid, and it plays one only
+when it has no other move, near a full board, where gomoku_train ends the
+game);
 games OUT already holds are not played again, so an interrupted run resumes
 where it stopped. A node-limited engine gives the same games for the same
 arguments.
@@ -34,15 +39,18 @@ MAX_OPENING = 7
 GAP_S = 0.03
 COORD = re.compile(r"^\s*(\d+)\s*,\s*(\d+)\s*$")
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
+# Piskvork's INFO rule codes.
+RULES = {"freestyle": 0, "standard": 1, "renju": 4}
 
 
 def cell_name(r, c):
     return f"{chr(ord('a') + c)}{r + 1}"
 
 
-def makes_five(board, r, c):
-    """Whether the stone just played at (r, c) stands in five or more."""
+def runs(board, r, c):
+    """The lengths of the four lines of its colour the stone at (r, c) stands in."""
     me = board[r][c]
+    out = []
     for dr, dc in DIRECTIONS:
         run = 1
         for sign in (1, -1):
@@ -50,20 +58,27 @@ def makes_five(board, r, c):
             while 0 <= rr < SIZE and 0 <= cc < SIZE and board[rr][cc] == me:
                 run += 1
                 rr, cc = rr + sign * dr, cc + sign * dc
-        if run >= 5:
-            return True
-    return False
+        out.append(run)
+    return out
+
+
+def wins(rule, board, r, c):
+    """Whether the stone just played at (r, c) wins under `rule`."""
+    lines = runs(board, r, c)
+    if rule == "freestyle" or (rule == "renju" and board[r][c] == 2):
+        return max(lines) >= 5
+    return 5 in lines
 
 
 class Engine:
-    def __init__(self, program, nodes):
+    def __init__(self, program, nodes, rule):
         self.proc = subprocess.Popen([program], cwd=os.path.dirname(os.path.abspath(program)),
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                                      bufsize=1)
         self.send(f"START {SIZE}")
         self.read(lambda line: line.startswith("OK"))
         for info in ("timeout_turn 100000", "timeout_match 0", "max_memory 67108864",
-                     "game_type 1", "rule 0", "thread_num 1", f"max_node {nodes}"):
+                     "game_type 1", f"rule {RULES[rule]}", "thread_num 1", f"max_node {nodes}"):
             self.send(f"INFO {info}")
         self.answered = 0.0
 
@@ -96,7 +111,7 @@ class Engine:
         self.proc.wait()
 
 
-def play(engine, seed, game):
+def play(engine, rule, seed, game):
     rng = random.Random(seed * 1_000_003 + game)
     opening = 2 + rng.randrange(MAX_OPENING - 1)
     board = [[0] * SIZE for _ in range(SIZE)]
@@ -113,15 +128,16 @@ def play(engine, seed, game):
             sys.exit(f"the engine played an illegal move in game {game}")
         board[r][c] = 1 + len(moves) % 2
         moves.append((r, c))
-        if makes_five(board, r, c):
+        if wins(rule, board, r, c):
             return ("X" if len(moves) % 2 == 1 else "O"), opening, moves
     return "D", opening, moves
 
 
 def main():
-    if len(sys.argv) != 7:
+    if len(sys.argv) not in (7, 8) or sys.argv[7:] and sys.argv[7] not in RULES:
         sys.exit(__doc__)
-    program, nodes, seed, first, count, out = sys.argv[1:]
+    program, nodes, seed, first, count, out = sys.argv[1:7]
+    rule = sys.argv[7] if len(sys.argv) == 8 else "freestyle"
     seed, first, count = int(seed), int(first), int(count)
     done = 0
     if os.path.exists(out):
@@ -134,10 +150,10 @@ def main():
         done = text.count("\n")
     if done >= count:
         return
-    engine = Engine(program, int(nodes))
+    engine = Engine(program, int(nodes), rule)
     with open(out, "a") as f:
         for game in range(first + done, first + count):
-            result, opening, moves = play(engine, seed, game)
+            result, opening, moves = play(engine, rule, seed, game)
             f.write(f"{result} {opening} {' '.join(cell_name(r, c) for r, c in moves)}\n")
             f.flush()
     engine.close()

@@ -275,6 +275,9 @@ fn game_samples(rules: Rules, line: &str) -> Vec<Sample> {
     let mut pos = Gomoku::new(SIZE, rules);
     let mut out = Vec::new();
     for (ply, name) in words.enumerate() {
+        if ends_before(&mut pos, name) {
+            break;
+        }
         if ply >= opening {
             if let Some(s) = sample(rules, &pos.board, result) {
                 out.push(s);
@@ -283,6 +286,19 @@ fn game_samples(rules: Rules, line: &str) -> Vec<Sample> {
         pos.play_notation(name).expect("a legal move");
     }
     out
+}
+
+/// Whether a recorded game ends before its move `name`: under renju, black
+/// left with only forbidden points has no move (a draw), and an engine
+/// playing both sides plays one of them anyway. Any other move the rules
+/// refuse is an error in the games.
+fn ends_before(pos: &mut Gomoku, name: &str) -> bool {
+    let cell = pos.parse_cell(name).expect("a cell");
+    if pos.board.is_legal(cell) {
+        return false;
+    }
+    assert!(pos.legal_moves().is_empty(), "{name} is not a legal move");
+    true
 }
 
 /// The sample of a position, unless a side has a five to make.
@@ -480,6 +496,9 @@ fn game_choices(rules: Rules, line: &str) -> Vec<Choice> {
     let mut pos = Gomoku::new(SIZE, rules);
     let mut out = Vec::new();
     for (ply, name) in words.enumerate() {
+        if ends_before(&mut pos, name) {
+            break;
+        }
         let b = &pos.board;
         let quiet = b.flag_count(0, flag::FIVE) == 0 && b.flag_count(1, flag::FIVE) == 0;
         if ply >= opening && quiet {
