@@ -24,10 +24,12 @@ where it stopped. A node-limited engine gives the same games for the same
 arguments.
 """
 import os
+import queue
 import random
 import re
 import subprocess
 import sys
+import threading
 import time
 
 SIZE = 15
@@ -37,6 +39,12 @@ MAX_OPENING = 7
 # Rapfi prints its move a moment before it reads commands again, and drops
 # a command that arrives in between: wait this long after each answer.
 GAP_S = 0.03
+# A move not answered within this long (a node-limited one takes
+# milliseconds) is asked again, at most RETRIES times: even with the gap
+# a command is lost now and then, about once in a run of the recipe, and
+# the engine then waits for it for ever.
+ANSWER_S = 20
+RETRIES = 3
 COORD = re.compile(r"^\s*(\d+)\s*,\s*(\d+)\s*$")
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 # Piskvork's INFO rule codes.
@@ -75,6 +83,9 @@ class Engine:
         self.proc = subprocess.Popen([program], cwd=os.path.dirname(os.path.abspath(program)),
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                                      bufsize=1)
+        # The engine's output lines, read on a thread so a read can time out.
+        self.lines = queue.Queue()
+        threading.Thread(target=self.pump, daemon=True).start()
         self.send(f"START {SIZE}")
         self.read(lambda line: line.startswith("OK"))
         for info in ("timeout_turn 100000", "timeout_match 0", "max_memory 67108864",
@@ -86,13 +97,31 @@ class Engine:
         self.proc.stdin.write(text + "\n")
         self.proc.stdin.flush()
 
-    def read(self, wanted):
+    def pump(self):
+        for line in self.proc.stdout:
+            self.lines.put(line.strip())
+        self.lines.put(None)
+
+    def read(self, wanted, timeout=None):
+        """The first line `wanted` accepts; None if `timeout` seconds pass first."""
+        deadline = None if timeout is None else time.monotonic() + timeout
         while True:
-            line = self.proc.stdout.readline()
-            if not line:
+            if deadline is None:
+                line = self.lines.get()
+            else:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                try:
+                    line = self.lines.get(timeout=left)
+                except queue.Empty:
+                    return None
+            if line is None:
                 sys.exit("the engine exited")
-            if wanted(line.strip()):
-                return line.strip()
+            if wanted(line):
+                return line
+            if not line.startswith(("MESSAGE", "DEBUG")):
+                print(f"engine said: {line}", file=sys.stderr)
 
     def move(self, moves):
         """The engine's move for the side to move after `moves`, as (row, col)."""
@@ -101,8 +130,17 @@ class Engine:
             time.sleep(wait)
         me = len(moves) % 2
         stones = [f"{c},{r},{1 if i % 2 == me else 2}" for i, (r, c) in enumerate(moves)]
-        self.send("\n".join(["BOARD", *stones, "DONE"]))
-        x, y = map(int, COORD.match(self.read(COORD.match)).groups())
+        command = "\n".join(["BOARD", *stones, "DONE"])
+        for attempt in range(1 + RETRIES):
+            self.send(command)
+            answer = self.read(COORD.match, ANSWER_S)
+            if answer is not None:
+                break
+            print(f"no answer after {ANSWER_S} s at move {len(moves) + 1}; asking again",
+                  file=sys.stderr)
+        else:
+            sys.exit("the engine stopped answering")
+        x, y = map(int, COORD.match(answer).groups())
         self.answered = time.monotonic()
         return y, x
 
