@@ -14,11 +14,12 @@
 # minutes). The last
 # block's last 250 games are held out (`gomoku_train loss RULE WEIGHTS
 # FILE`). A step whose output exists is skipped, and a block resumes where
-# it stopped.
+# it stopped (with a fresh engine, whose table starts empty, so the games
+# after that point differ from an uninterrupted run's).
 #
-# Its freestyle and renju weights are the committed ones (the README's
-# Rapfi section has the matches that chose them); for those rules the
-# script copies them into the source tree.
+# Its weights are the committed ones for every rule (the README's Rapfi
+# section has the matches that chose them): the script copies them into
+# the source tree.
 #
 #   bash examples/gomoku_rapfi_train.sh PBRAIN_RAPFI [RULE] [WORKDIR]
 #       (RULE freestyle, standard or renju, default freestyle; WORKDIR
@@ -60,6 +61,4 @@ tail -n $heldout "$work/rapfi-$last.txt" >"$work/rapfi-heldout.txt"
 
 step "$rule-e.bin" fit "$rule" @OUT "$work/rapfi-train.txt"
 step "$rule-w.bin" order "$rule" "$work/$rule-e.bin" @OUT "$work/rapfi-train.txt"
-if [ "$rule" != standard ]; then
-  cp "$work/$rule-w.bin" "src/games/gomoku/eval-$rule.bin"
-fi
+cp "$work/$rule-w.bin" "src/games/gomoku/eval-$rule.bin"

@@ -8,10 +8,10 @@
 # joined in order), and a step whose output exists is skipped, so an
 # interrupted run resumes where it stopped.
 #
-# Freestyle's and renju's committed weights are fitted to Rapfi's games
-# instead (examples/gomoku_rapfi_train.sh, which copies them), so the
-# script copies standard's alone; freestyle runs only when asked for, into
-# WORKDIR alone: the self-play weights the README compares them with.
+# Every rule set's committed weights are fitted to Rapfi's games instead
+# (examples/gomoku_rapfi_train.sh, which copies them), so this script
+# writes into WORKDIR alone: the self-play weights the README compares
+# them with (freestyle only when asked for).
 #
 #   bash examples/gomoku_train.sh [WORKDIR] [RULE...]
 #       (default target/gomoku-train, standard and renju)
@@ -46,5 +46,4 @@ for rule in ${rules[*]}; do
   step "$rule-w3.bin" order "$rule" "$work/$rule-e3.bin" @OUT "$work/$rule-g1.txt" "$work/$rule-g2.txt"
   # Held-out games for the loss figures (`gomoku_train loss RULE WEIGHTS FILE`).
   step "$rule-heldout.txt" selfplay "$rule" 2000 99 "$nodes" @OUT "$work/$rule-w2.bin"
-  if [ "$rule" = standard ]; then cp "$work/$rule-w3.bin" "src/games/gomoku/eval-$rule.bin"; fi
 done
