@@ -131,7 +131,7 @@ class Engine:
         me = len(moves) % 2
         stones = [f"{c},{r},{1 if i % 2 == me else 2}" for i, (r, c) in enumerate(moves)]
         command = "\n".join(["BOARD", *stones, "DONE"])
-        for attempt in range(1 + RETRIES):
+        for _ in range(1 + RETRIES):
             self.send(command)
             answer = self.read(COORD.match, ANSWER_S)
             if answer is not None:
