@@ -106,16 +106,11 @@ class Engine:
         """The first line `wanted` accepts; None if `timeout` seconds pass first."""
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
-            if deadline is None:
-                line = self.lines.get()
-            else:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return None
-                try:
-                    line = self.lines.get(timeout=left)
-                except queue.Empty:
-                    return None
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            try:
+                line = self.lines.get(timeout=left)
+            except queue.Empty:
+                return None
             if line is None:
                 sys.exit("the engine exited")
             if wanted(line):
