@@ -2,9 +2,14 @@
 # The gomoku engine's test bench: a short match of this tree's build against
 # another revision's (default: HEAD, so uncommitted changes play the last
 # commit), or against a Piskvork-protocol engine, refereed by the shared
-# harness (../shared/tools/gomoku_match.py): the 26 canonical openings,
-# each played with both colours, and an Elo estimate paired by opening.
-# Each server has one worker and no cache, as in the README's ladder.
+# harness (../shared/tools/gomoku_match.py), each opening played with both
+# colours, and an Elo estimate paired by opening. Against a revision the
+# openings are the balanced ones of benches/gomoku-openings-freestyle.jsonl
+# (examples/gomoku_openings.rs), where the two colours score about even and
+# fewer pairs of games split one each; against an engine, the 26
+# canonical ones, as in the README's ladder. An --openings option after the
+# first three arguments chooses others. Each server has one worker and no
+# cache, as in the README's ladder.
 #
 # Usage: bash benches/gomoku_match.sh [REV | engine:CMD] [GAMES] [TIME_MS] [harness options...]
 #   bash benches/gomoku_match.sh HEAD~1 52 200
@@ -44,7 +49,7 @@ case $opponent in
     (cd "$tmp/old" && cargo build --release --quiet --target-dir "$tmp/target")
     serve "$tmp/target/release/gameai" $((port + 1))
     old="http://127.0.0.1:$((port + 1))/v1/search"
-    extra=()
+    extra=(--openings benches/gomoku-openings-freestyle.jsonl)
     ;;
 esac
 

@@ -1,0 +1,114 @@
+//! Makes a file of balanced gomoku openings for engine matches
+//! (`benches/gomoku-openings-RULE.jsonl`), where the harness's canonical
+//! and random openings mostly favour black: a match between two builds of
+//! similar strength then splits most pairs of games one each, and only the
+//! pairs one build wins with both colours tell them apart.
+//!
+//! ```text
+//! cargo run --release --example gomoku_openings -- RULE COUNT SEED DEPTH MARGIN OUT
+//! ```
+//!
+//! Each candidate drops three to six stones at random within
+//! [`OPENING_REACH`] rows and columns of the centre of a 15×15 board,
+//! alternating colours from black, and is dropped when either side can
+//! make an open four (an open three from the start). The engine
+//! searches the rest to DEPTH plies (no deadline, so the same arguments
+//! always give the same file) and keeps the opening when its score for
+//! the side to move is within MARGIN of even and not proven. The first
+//! COUNT kept are written as JSON lines (`{"id": "B1", "moves": ["h8",
+//! ...]}`), which `gomoku_match.py --openings FILE` reads.
+
+#[path = "common/parallel.rs"]
+mod parallel;
+
+use gameai::games::Game;
+use gameai::games::gomoku::board::{color, flag};
+use gameai::games::gomoku::{Gomoku, Rules};
+use gameai::games::lines::Rng;
+use gameai::search::{Limits, Workspace};
+
+/// The boards are this wide.
+const SIZE: usize = 15;
+/// Random stones fall within this many rows and columns of the centre.
+const OPENING_REACH: usize = 3;
+/// The fewest and most random stones.
+const STONES: (usize, usize) = (3, 6);
+/// Candidates are searched this many at a time.
+const BATCH: usize = 64;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.len() != 6 {
+        usage("six arguments");
+    }
+    let rules = Rules::from_name(&args[0]).unwrap_or_else(|| usage("unknown rule"));
+    let number = |i: usize, what: &str| -> u64 {
+        args[i]
+            .parse()
+            .unwrap_or_else(|_| usage(&format!("{what} is a number")))
+    };
+    let count = number(1, "COUNT") as usize;
+    let seed = number(2, "SEED");
+    let depth = number(3, "DEPTH") as u32;
+    let margin = number(4, "MARGIN") as i32;
+    let mut workspaces = parallel::per_core(Workspace::default);
+    let mut kept: Vec<Vec<String>> = Vec::new();
+    let mut tried = 0;
+    while kept.len() < count {
+        let ids: Vec<usize> = (tried..tried + BATCH).collect();
+        tried += BATCH;
+        let found = parallel::map_in_order(&ids, &mut workspaces, |ws, _, &id| {
+            let moves = candidate(rules, seed, id)?;
+            let pos = position(rules, &moves);
+            let report = pos.search(&Limits::depth(depth), ws);
+            (report.proven.is_none() && report.score.abs() <= margin).then_some(moves)
+        });
+        kept.extend(found.into_iter().flatten());
+    }
+    kept.truncate(count);
+    let lines: String = kept
+        .iter()
+        .enumerate()
+        .map(|(i, moves)| {
+            let line = serde_json::json!({"id": format!("B{}", i + 1), "moves": moves});
+            format!("{line}\n")
+        })
+        .collect();
+    std::fs::write(&args[5], lines).expect("cannot write the openings");
+    eprintln!("{count} openings kept of {tried} candidates");
+}
+
+fn usage(problem: &str) -> ! {
+    eprintln!("{problem}\nusage: gomoku_openings RULE COUNT SEED DEPTH MARGIN OUT");
+    std::process::exit(2);
+}
+
+fn position(rules: Rules, moves: &[String]) -> Gomoku {
+    let mut pos = Gomoku::new(SIZE, rules);
+    for m in moves {
+        pos.play_notation(m).expect("the opening's moves are legal");
+    }
+    pos
+}
+
+/// The `id`th candidate opening of `seed`, or `None` when it starts with
+/// a threat.
+fn candidate(rules: Rules, seed: u64, id: usize) -> Option<Vec<String>> {
+    let mut rng = Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ id as u64);
+    let stones = STONES.0 + rng.below(STONES.1 - STONES.0 + 1);
+    let mut pos = Gomoku::new(SIZE, rules);
+    let mut moves = Vec::new();
+    while moves.len() < stones {
+        let centre = SIZE / 2;
+        let r = centre - OPENING_REACH + rng.below(2 * OPENING_REACH + 1);
+        let c = centre - OPENING_REACH + rng.below(2 * OPENING_REACH + 1);
+        let name = gameai::games::notation::cell_name(r, c);
+        if pos.play_notation(&name).is_ok() {
+            moves.push(name);
+        }
+    }
+    let threat = [pos.side_to_move(), pos.side_to_move().other()]
+        .iter()
+        .any(|&p| pos.board.flag_count(color(p), flag::OPEN_FOUR) > 0);
+    (!threat).then_some(moves)
+}
