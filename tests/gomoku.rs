@@ -629,3 +629,38 @@ fn the_match_openings_are_distinct_quiet_and_even() {
     }
     assert_eq!(seen.len(), 200);
 }
+
+/// A search with no deadline gets the same answer, node for node, on a
+/// fresh workspace and on one that has searched the same position and
+/// others first: nothing an earlier search left (its table entries and
+/// their moves, the threat searches' failures) changes it.
+#[test]
+fn a_depth_limited_search_does_not_depend_on_earlier_ones() {
+    use gameai::games::Game;
+    let pos = |moves: &[&str]| {
+        let mut p = gomoku::Gomoku::new(15, Rules::Freestyle);
+        for m in moves {
+            p.play_notation(m).expect("a legal move");
+        }
+        p
+    };
+    let target = pos(&["g8", "k5", "f10", "k7", "h7"]);
+    let others = [
+        pos(&["h11", "h6", "g8", "k9", "g5"]),
+        pos(&["i9", "k10", "f8"]),
+        pos(&["g11", "j7", "i6", "k5", "h5", "g7"]),
+        pos(&["f11", "e8", "h6", "h7", "g10"]),
+    ];
+    let limits = Limits::depth(12);
+    let fresh = target.search(&limits, &mut Workspace::default());
+    let mut ws = Workspace::default();
+    target.search(&Limits::depth(8), &mut ws);
+    for other in &others {
+        other.search(&limits, &mut ws);
+    }
+    let after = target.search(&limits, &mut ws);
+    assert_eq!(
+        (&after.best_move.notation, after.score, after.nodes),
+        (&fresh.best_move.notation, fresh.score, fresh.nodes)
+    );
+}

@@ -45,7 +45,7 @@ pub struct Tables {
     /// A key's slot is its top bits: 64 less this.
     tt_shift: u32,
     /// Failed threat searches: key and the budget that failed. Kept from
-    /// one search to the next: a failure stays a failure.
+    /// one search to the next when `reuse` says so.
     threat_fail: Vec<(u64, u8)>,
     threat_shift: u32,
     /// Late-move reduction by depth and move number.
@@ -86,9 +86,16 @@ impl Tables {
     }
 
     /// Starts a search: the table's older entries stop counting unless
-    /// `reuse` says they may.
+    /// `reuse` says they may, and without `reuse` the threat searches'
+    /// failures are forgotten too: a remembered failure saves the nodes of
+    /// searching again, and the root's threat searches run on node budgets
+    /// without a deadline, so what earlier searches found would change
+    /// the answer.
     pub(super) fn new_search(&mut self) {
         self.tt.new_search();
+        if !self.reuse {
+            self.threat_fail.fill((0, 0));
+        }
     }
 
     #[inline]
@@ -114,8 +121,9 @@ impl Tables {
         let slot = self.tt.get_mut((key >> self.tt_shift) as usize);
         if slot.key == key || slot.age != age || depth as i8 >= slot.depth {
             // A result without a move keeps the move an earlier search of
-            // the same position found.
-            let mv = if mv == 0 && slot.key == key {
+            // the same position found (this search's, or any one's when
+            // `reuse` lets earlier searches count).
+            let mv = if mv == 0 && slot.key == key && (slot.age == age || self.reuse) {
                 slot.mv
             } else {
                 mv
@@ -162,6 +170,18 @@ fn lmr_table() -> Box<[[u8; LMR_MOVES]; LMR_DEPTHS]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn failures_are_kept_only_for_searches_that_reuse() {
+        let mut t = Tables::default();
+        t.remember_failure(0xABCD, 3);
+        t.reuse = true;
+        t.new_search();
+        assert!(t.failed(0xABCD, 3));
+        t.reuse = false;
+        t.new_search();
+        assert!(!t.failed(0xABCD, 1));
+    }
 
     #[test]
     fn the_default_budget_keeps_the_tuned_sizes() {
