@@ -18,6 +18,8 @@
 //! COUNT kept are written as JSON lines (`{"id": "B1", "moves": ["h8",
 //! ...]}`), which `gomoku_match.py --openings FILE` reads.
 
+#[path = "common/gomoku_stones.rs"]
+mod gomoku_stones;
 #[path = "common/parallel.rs"]
 mod parallel;
 
@@ -97,16 +99,7 @@ fn candidate(rules: Rules, seed: u64, id: usize) -> Option<Vec<String>> {
     let mut rng = Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ id as u64);
     let stones = STONES.0 + rng.below(STONES.1 - STONES.0 + 1);
     let mut pos = Gomoku::new(SIZE, rules);
-    let mut moves = Vec::new();
-    while moves.len() < stones {
-        let centre = SIZE / 2;
-        let r = centre - OPENING_REACH + rng.below(2 * OPENING_REACH + 1);
-        let c = centre - OPENING_REACH + rng.below(2 * OPENING_REACH + 1);
-        let name = gameai::games::notation::cell_name(r, c);
-        if pos.play_notation(&name).is_ok() {
-            moves.push(name);
-        }
-    }
+    let moves = gomoku_stones::drop_stones(&mut pos, stones, OPENING_REACH, &mut rng);
     let threat = [pos.side_to_move(), pos.side_to_move().other()]
         .iter()
         .any(|&p| pos.board.flag_count(color(p), flag::OPEN_FOUR) > 0);

@@ -49,6 +49,8 @@
 //! Every command gives the same output for the same arguments on any
 //! machine and with any number of threads.
 
+#[path = "common/gomoku_stones.rs"]
+mod gomoku_stones;
 #[path = "common/parallel.rs"]
 mod parallel;
 
@@ -150,17 +152,8 @@ fn install(rules: Rules, file: &str) {
 fn self_play(rules: Rules, seed: u64, game: usize, nodes: u64, ws: &mut Workspace) -> String {
     let mut rng = Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ game as u64);
     let mut pos = Gomoku::new(SIZE, rules);
-    let mut moves = Vec::new();
     let opening = 2 + rng.below(MAX_OPENING - 1);
-    while moves.len() < opening {
-        let centre = SIZE / 2;
-        let r = centre - OPENING_REACH + rng.below(2 * OPENING_REACH + 1);
-        let c = centre - OPENING_REACH + rng.below(2 * OPENING_REACH + 1);
-        let name = gameai::games::notation::cell_name(r, c);
-        if pos.play_notation(&name).is_ok() {
-            moves.push(name);
-        }
-    }
+    let mut moves = gomoku_stones::drop_stones(&mut pos, opening, OPENING_REACH, &mut rng);
     let limits = Limits {
         nodes: Some(nodes),
         ..Limits::depth(MAX_DEPTH)
