@@ -24,7 +24,7 @@ mod gomoku_stones;
 mod parallel;
 
 use gameai::games::Game;
-use gameai::games::gomoku::board::{color, flag};
+use gameai::games::gomoku::board::flag;
 use gameai::games::gomoku::{Gomoku, Rules};
 use gameai::games::lines::Rng;
 use gameai::search::{Limits, Workspace};
@@ -60,8 +60,7 @@ fn main() {
         let ids: Vec<usize> = (tried..tried + BATCH).collect();
         tried += BATCH;
         let found = parallel::map_in_order(&ids, &mut workspaces, |ws, _, &id| {
-            let moves = candidate(rules, seed, id)?;
-            let pos = position(rules, &moves);
+            let (moves, pos) = candidate(rules, seed, id)?;
             let report = pos.search(&Limits::depth(depth), ws);
             (report.proven.is_none() && report.score.abs() <= margin).then_some(moves)
         });
@@ -85,23 +84,13 @@ fn usage(problem: &str) -> ! {
     std::process::exit(2);
 }
 
-fn position(rules: Rules, moves: &[String]) -> Gomoku {
-    let mut pos = Gomoku::new(SIZE, rules);
-    for m in moves {
-        pos.play_notation(m).expect("the opening's moves are legal");
-    }
-    pos
-}
-
-/// The `id`th candidate opening of `seed`, or `None` when it starts with
-/// a threat.
-fn candidate(rules: Rules, seed: u64, id: usize) -> Option<Vec<String>> {
+/// The `id`th candidate opening of `seed` and its position, or `None`
+/// when it starts with a threat.
+fn candidate(rules: Rules, seed: u64, id: usize) -> Option<(Vec<String>, Gomoku)> {
     let mut rng = Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ id as u64);
     let stones = STONES.0 + rng.below(STONES.1 - STONES.0 + 1);
     let mut pos = Gomoku::new(SIZE, rules);
     let moves = gomoku_stones::drop_stones(&mut pos, stones, OPENING_REACH, &mut rng);
-    let threat = [pos.side_to_move(), pos.side_to_move().other()]
-        .iter()
-        .any(|&p| pos.board.flag_count(color(p), flag::OPEN_FOUR) > 0);
-    (!threat).then_some(moves)
+    let threat = (0..2).any(|c| pos.board.flag_count(c, flag::OPEN_FOUR) > 0);
+    (!threat).then_some((moves, pos))
 }
