@@ -26,7 +26,6 @@ mod parallel;
 use gameai::games::Game;
 use gameai::games::gomoku::board::flag;
 use gameai::games::gomoku::{Gomoku, Rules};
-use gameai::games::lines::Rng;
 use gameai::search::{Limits, Workspace};
 
 /// The boards are this wide.
@@ -87,7 +86,7 @@ fn usage(problem: &str) -> ! {
 /// The `id`th candidate opening of `seed` and its position, or `None`
 /// when it starts with a threat.
 fn candidate(rules: Rules, seed: u64, id: usize) -> Option<(Vec<String>, Gomoku)> {
-    let mut rng = Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ id as u64);
+    let mut rng = gomoku_stones::game_rng(seed, id);
     let stones = STONES.0 + rng.below(STONES.1 - STONES.0 + 1);
     let mut pos = Gomoku::new(SIZE, rules);
     let moves = gomoku_stones::drop_stones(&mut pos, stones, OPENING_REACH, &mut rng);

@@ -57,7 +57,6 @@ mod parallel;
 use gameai::games::Game;
 use gameai::games::gomoku::eval::{self, COMBOS, THREATS, TO_MOVE, WAITING, Weights};
 use gameai::games::gomoku::{Board, Gomoku, MAX_DEPTH, Rules};
-use gameai::games::lines::Rng;
 use gameai::search::{Limits, Workspace};
 
 /// Self-play boards are this wide.
@@ -150,7 +149,7 @@ fn install(rules: Rules, file: &str) {
 
 /// One self-play game as a line of the games file.
 fn self_play(rules: Rules, seed: u64, game: usize, nodes: u64, ws: &mut Workspace) -> String {
-    let mut rng = Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ game as u64);
+    let mut rng = gomoku_stones::game_rng(seed, game);
     let mut pos = Gomoku::new(SIZE, rules);
     let opening = 2 + rng.below(MAX_OPENING - 1);
     let mut moves = gomoku_stones::drop_stones(&mut pos, opening, OPENING_REACH, &mut rng);

@@ -3,6 +3,12 @@
 use gameai::games::gomoku::Gomoku;
 use gameai::games::lines::Rng;
 
+/// The random numbers of game (or candidate) `id` of a data set made from
+/// `seed`: each stands alone, so a set is the same on any number of threads.
+pub fn game_rng(seed: u64, id: usize) -> Rng {
+    Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ id as u64)
+}
+
 /// Plays `count` stones at random within `reach` rows and columns of the
 /// centre of `pos`, alternating colours from the side to move (a cell
 /// already taken is drawn again), and returns their names.
