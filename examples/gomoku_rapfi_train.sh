@@ -17,9 +17,10 @@
 # it stopped (with a fresh engine, whose table starts empty, so the games
 # after that point differ from an uninterrupted run's).
 #
-# Its weights are the committed ones for every rule (the README's Rapfi
-# section has the matches that chose them): the script copies them into
-# the source tree.
+# Its weights are the committed ones for standard and renju, and the
+# starting point of freestyle's (examples/gomoku_distill.sh refines them on
+# positions Rapfi scored); the README's Rapfi section has the matches that
+# chose them. The script copies them into the source tree.
 #
 #   bash examples/gomoku_rapfi_train.sh PBRAIN_RAPFI [RULE] [WORKDIR]
 #       (RULE freestyle, standard or renju, default freestyle; WORKDIR

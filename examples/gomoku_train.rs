@@ -5,7 +5,7 @@
 //! ```text
 //! cargo run --release --example gomoku_train -- hand RULE OUT
 //! cargo run --release --example gomoku_train -- selfplay RULE GAMES SEED NODES OUT [WEIGHTS]
-//! cargo run --release --example gomoku_train -- fit RULE OUT DATA...
+//! cargo run --release --example gomoku_train -- fit RULE OUT [--from WEIGHTS] DATA...
 //! cargo run --release --example gomoku_train -- order RULE IN OUT DATA...
 //! cargo run --release --example gomoku_train -- loss RULE WEIGHTS DATA...
 //! ```
@@ -26,12 +26,17 @@
 //! patterns among the empty cells, for the side to move and for the side
 //! waiting, and the threat mask (which fours and threes each side can
 //! make, seen from the side to move), its target the game's result for the
-//! side to move (a draw is a half). The fit starts from the hand-made weights, scaled to log-odds
-//! by the one factor that fits them best, and is pulled back towards them
-//! (`PRIOR_PULL`), so a combination the games rarely show keeps its
-//! hand-made value. The fitted log-odds are written back in the hand-made
-//! evaluation's units (divided by that factor), so that the search's
-//! margins keep their meaning. Freestyle and standard fit one table for
+//! side to move (a draw is a half). A data file may also hold scored
+//! positions (`=P COUNT MOVE...`, from `gomoku_engine_evals.py`): the
+//! position after the moves is one sample, its target P, another engine's
+//! expected score for the side to move. The fit starts from the hand-made
+//! weights (or from those of the file WEIGHTS, `--from`), scaled to
+//! log-odds by the one factor that fits them best, and is pulled back
+//! towards them (`PRIOR_PULL`, or `FROM_PULL`), so a combination the games
+//! rarely show keeps its starting value. The fitted log-odds are written
+//! back in the starting weights' units (divided by that factor), so that
+//! the search's margins keep their meaning; the move-ordering values are
+//! the starting weights'. Freestyle and standard fit one table for
 //! both colours; renju fits each colour's own.
 //!
 //! `order` fits the move-ordering values of the weights file IN to the
@@ -68,6 +73,10 @@ const OPENING_REACH: usize = 3;
 /// The fit's pull towards the hand-made weights (in squared log-odds per
 /// weight, against the mean log-loss per sample).
 const PRIOR_PULL: f64 = 1e-4;
+/// The pull towards the weights a fit starts from when they are given
+/// (`--from`): ten times as strong, as such a fit refines weights already
+/// fitted on many more positions than it reads.
+const FROM_PULL: f64 = 1e-3;
 /// Full-batch Adam steps, and its step size in log-odds.
 const STEPS: usize = 1500;
 const STEP_SIZE: f64 = 0.01;
@@ -100,8 +109,17 @@ fn main() {
         }
         Some("fit") if args.len() >= 4 => {
             let rules = rules();
-            let samples = read_samples(rules, &args[3..]);
-            let w = fit(rules, &samples);
+            let (start, data, pull) = match &args[3..] {
+                [flag, file, data @ ..] if flag == "--from" && !data.is_empty() => {
+                    let bytes = std::fs::read(file).expect("cannot read the weights");
+                    let w = eval::read(&bytes)
+                        .unwrap_or_else(|| usage("the weights file does not fit"));
+                    (w, data, FROM_PULL)
+                }
+                data => (eval::hand(rules), data, PRIOR_PULL),
+            };
+            let samples = read_samples(rules, data);
+            let w = fit(rules, &samples, start, pull);
             std::fs::write(&args[2], eval::write(&w)).expect("cannot write the weights");
         }
         Some("order") if args.len() >= 5 => {
@@ -135,7 +153,7 @@ fn usage(problem: &str) -> ! {
     eprintln!(
         "{problem}\nusage: gomoku_train hand RULE OUT \
          | selfplay RULE GAMES SEED NODES OUT [WEIGHTS] \
-         | fit RULE OUT DATA... | order RULE IN OUT DATA... | loss RULE WEIGHTS DATA..."
+         | fit RULE OUT [--from WEIGHTS] DATA... | order RULE IN OUT DATA... | loss RULE WEIGHTS DATA..."
     );
     std::process::exit(2);
 }
@@ -266,12 +284,36 @@ fn game_samples(rules: Rules, line: &str) -> Vec<Sample> {
         .expect("an opening length");
     let mut pos = Gomoku::new(SIZE, rules);
     let mut out = Vec::new();
+    if let Some(p) = result.strip_prefix('=') {
+        // A scored position: the one after all the moves (none if the
+        // game was over before them, as a game under other rules can be).
+        let p: f64 = p.parse().expect("a probability");
+        for name in words {
+            if pos.play_notation(name).is_err() {
+                return Vec::new();
+            }
+        }
+        let me = pos.board.side_to_move() as usize;
+        return sample(
+            rules,
+            &pos.board,
+            |color| if color == me { p } else { 1.0 - p },
+        )
+        .into_iter()
+        .collect();
+    }
+    let outcome = |color: usize| match result {
+        "D" => 0.5,
+        "X" if color == 0 => 1.0,
+        "O" if color == 1 => 1.0,
+        _ => 0.0,
+    };
     for (ply, name) in words.enumerate() {
         if ends_before(&mut pos, name) {
             break;
         }
         if ply >= opening {
-            if let Some(s) = sample(rules, &pos.board, result) {
+            if let Some(s) = sample(rules, &pos.board, outcome) {
                 out.push(s);
             }
         }
@@ -293,8 +335,9 @@ fn ends_before(pos: &mut Gomoku, name: &str) -> bool {
     true
 }
 
-/// The sample of a position, unless a side has a five to make.
-fn sample(rules: Rules, b: &Board, result: &str) -> Option<Sample> {
+/// The sample of a position, unless a side has a five to make; `target`
+/// gives a colour's expected score (0 black, 1 white).
+fn sample(rules: Rules, b: &Board, target: impl Fn(usize) -> f64) -> Option<Sample> {
     use gameai::games::gomoku::board::flag;
     let me = b.side_to_move() as usize;
     if b.flag_count(0, flag::FIVE) > 0 || b.flag_count(1, flag::FIVE) > 0 {
@@ -311,11 +354,7 @@ fn sample(rules: Rules, b: &Board, result: &str) -> Option<Sample> {
             counts[table_of(rules, color, role) * COMBOS + eval::combo(&pats)] += 1;
         }
     }
-    let target = match result {
-        "D" => 0.5,
-        r if r == b.side_to_move().symbol().to_string() => 1.0,
-        _ => 0.0,
-    };
+    let target = target(me);
     Some(Sample {
         features: counts
             .iter()
@@ -379,13 +418,13 @@ fn best_scale(samples: &[Sample], w: &[f64]) -> f64 {
 }
 
 /// Fits the weights (see the module's documentation).
-fn fit(rules: Rules, samples: &[Sample]) -> Box<Weights> {
-    let hand = flatten(rules, &eval::hand(rules));
-    let k = best_scale(samples, &hand);
-    let prior: Vec<f64> = hand.iter().map(|v| v * k).collect();
+fn fit(rules: Rules, samples: &[Sample], mut out: Box<Weights>, pull: f64) -> Box<Weights> {
+    let start = flatten(rules, &out);
+    let k = best_scale(samples, &start);
+    let prior: Vec<f64> = start.iter().map(|v| v * k).collect();
     eprintln!(
-        "scale {k:.3e} log-odds per unit; hand-made log-loss {:.4}",
-        log_loss(samples, &hand, k)
+        "scale {k:.3e} log-odds per unit; starting log-loss {:.4}",
+        log_loss(samples, &start, k)
     );
     let mut w = prior.clone();
     let (mut m, mut v) = (vec![0.0; w.len()], vec![0.0; w.len()]);
@@ -416,7 +455,7 @@ fn fit(rules: Rules, samples: &[Sample]) -> Box<Weights> {
             loss += l;
         }
         for i in 0..w.len() {
-            let grad = g[i] / n + 2.0 * PRIOR_PULL * (w[i] - prior[i]);
+            let grad = g[i] / n + 2.0 * pull * (w[i] - prior[i]);
             m[i] = beta1 * m[i] + (1.0 - beta1) * grad;
             v[i] = beta2 * v[i] + (1.0 - beta2) * grad * grad;
             let m_hat = m[i] / (1.0 - beta1.powi(step as i32));
@@ -432,7 +471,6 @@ fn fit(rules: Rules, samples: &[Sample]) -> Box<Weights> {
             .round()
             .clamp(-f64::from(i16::MAX), f64::from(i16::MAX)) as i16
     };
-    let mut out = eval::hand(rules);
     for (color, tables) in out.cells.iter_mut().enumerate() {
         for role in [TO_MOVE, WAITING] {
             let t = table_of(rules, color, role);

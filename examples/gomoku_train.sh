@@ -9,7 +9,8 @@
 # interrupted run resumes where it stopped.
 #
 # Every rule set's committed weights are fitted to Rapfi's games instead
-# (examples/gomoku_rapfi_train.sh, which copies them), so this script
+# (examples/gomoku_rapfi_train.sh, which copies them; freestyle's are then
+# refined on Rapfi's scores, examples/gomoku_distill.sh), so this script
 # writes into WORKDIR alone: the self-play weights the README compares
 # them with (freestyle only when asked for).
 #

@@ -1,6 +1,8 @@
 //! The evaluation's weights: a value for every combination of a cell's
 //! four line patterns, for the side to move and for its opponent, fitted
-//! to self-play outcomes per rule set (`examples/gomoku_train.rs`).
+//! per rule set (`examples/gomoku_train.rs`) to the outcomes of Rapfi's
+//! games against itself, and for freestyle then to Rapfi's scores of
+//! positions (`examples/gomoku_distill.sh`).
 //!
 //! An empty cell's four patterns, as a multiset, say what a stone there
 //! would make: a four and an open three together, two threes, a lone two.

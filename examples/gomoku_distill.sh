@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Makes the freestyle evaluation (src/games/gomoku/eval-freestyle.bin) by
+# refining the weights fitted to Rapfi's games (examples/gomoku_rapfi_train.sh)
+# on positions Rapfi scored: every third position of the standard recipe's
+# games (gomoku_rapfi_train.sh PBRAIN standard; the rules differ only on
+# overlines, and a position a six has already won under freestyle rules is
+# left out), searched at 50,000 nodes under freestyle rules, its score
+# turned into an expected score for the side to move. Rapfi is built as
+# ../shared/ANCHORS.md says (classical evaluation, no network); give its
+# pbrain-rapfi, with its config and model beside it.
+#
+# Four engine processes score the positions side by side (each waits 30 ms
+# after every answer, so two share a core); the counts are where the first
+# run was stopped (80,834 positions, about 32 minutes on two cores). A step
+# whose output exists is skipped, and a lane resumes where it stopped.
+# The fit starts from the Rapfi-games weights and stays near them
+# (gomoku_train fit --from); their move ordering is kept. The standard
+# games the committed weights were scored on are the ones the README
+# describes, one block of them resumed after a lost command: a run from
+# nothing plays that block's last 1,464 games differently, and scores
+# other positions from them.
+#
+#   bash examples/gomoku_distill.sh PBRAIN_RAPFI [WORKDIR]
+#       (WORKDIR default target/gomoku-distill; the two recipes it builds
+#       on keep their own work directories)
+set -euo pipefail
+engine=$(realpath "$1")
+cd "$(dirname "$0")/.."
+work=${2:-target/gomoku-distill}
+counts=(20119 20222 20286 20207)
+
+# The starting weights and the games: both recipes skip what they have
+# made already, and each copies its weights into the source tree, which
+# this recipe's own then replaces for freestyle.
+bash examples/gomoku_rapfi_train.sh "$engine" freestyle
+bash examples/gomoku_rapfi_train.sh "$engine" standard
+mkdir -p "$work"
+cargo build --release --quiet --example gomoku_train
+train=target/release/examples/gomoku_train
+
+# shellcheck source=examples/common/step.sh
+source examples/common/step.sh
+
+scorers=()
+for lane in "${!counts[@]}"; do
+  python3 examples/gomoku_engine_evals.py "$engine" 50000 3 "$lane" "${#counts[@]}" \
+    target/gomoku-rapfi-standard/rapfi-train.txt "$work/scored-$lane.txt" \
+    "${counts[$lane]}" &
+  scorers+=($!)
+done
+for p in "${scorers[@]}"; do wait "$p"; done
+
+step freestyle-w.bin fit freestyle @OUT --from target/gomoku-rapfi/freestyle-w.bin \
+  "$work"/scored-{0..3}.txt
+cp "$work/freestyle-w.bin" src/games/gomoku/eval-freestyle.bin
