@@ -106,16 +106,9 @@ def main():
     stride, lane, lanes = int(stride), int(lane), int(lanes)
     count = int(sys.argv[8]) if len(sys.argv) == 9 else None
     rule = "freestyle"
-    done = set()
-    held = 0
-    if os.path.exists(out):
-        with open(out) as f:
-            text = f.read()
-        text = text[:text.rfind("\n") + 1]
-        with open(out, "w") as f:
-            f.write(text)
-        done = {" ".join(line.split()[2:]) for line in text.splitlines()}
-        held = text.count("\n")
+    scored = games.complete_lines(out)
+    done = {" ".join(line.split()[2:]) for line in scored}
+    held = len(scored)
     with open(source) as f:
         lines = f.read().splitlines()
     engine = None

@@ -166,21 +166,27 @@ def play(engine, rule, seed, game):
     return "D", opening, moves
 
 
+def complete_lines(out):
+    """The complete lines of the file `out` (none if it does not exist),
+    which is cut to them: an interrupted run's last line may be partial."""
+    if not os.path.exists(out):
+        return []
+    with open(out) as f:
+        text = f.read()
+    text = text[:text.rfind("\n") + 1]
+    with open(out, "w") as f:
+        f.write(text)
+    return text.splitlines()
+
+
 def main():
     if len(sys.argv) not in (7, 8) or sys.argv[7:] and sys.argv[7] not in RULES:
         sys.exit(__doc__)
     program, nodes, seed, first, count, out = sys.argv[1:7]
     rule = sys.argv[7] if len(sys.argv) == 8 else "freestyle"
     seed, first, count = int(seed), int(first), int(count)
-    done = 0
-    if os.path.exists(out):
-        with open(out) as f:
-            text = f.read()
-        # A game cut short by an interruption is played again.
-        text = text[:text.rfind("\n") + 1]
-        with open(out, "w") as f:
-            f.write(text)
-        done = text.count("\n")
+    # A game cut short by an interruption is played again.
+    done = len(complete_lines(out))
     if done >= count:
         return
     engine = Engine(program, int(nodes), rule)
