@@ -50,25 +50,18 @@ def probability(text):
 
 
 class Scorer(games.Engine):
+    evaluation = None
+
+    def heard(self, line):
+        m = EVAL.search(line)
+        if line.startswith("MESSAGE") and m:
+            self.evaluation = m.group(1)
+
     def score(self, moves):
         """The engine's last reported evaluation after `moves`, or None."""
-        seen = []
-        original = self.read
-
-        def read(wanted, timeout=None):
-            def keep(line):
-                m = EVAL.search(line)
-                if line.startswith("MESSAGE") and m:
-                    seen.append(m.group(1))
-                return wanted(line)
-            return original(keep, timeout)
-
-        self.read = read
-        try:
-            self.move(moves)
-        finally:
-            self.read = original
-        return seen[-1] if seen else None
+        self.evaluation = None
+        self.move(moves)
+        return self.evaluation
 
 
 def five_to_make(board, rule):

@@ -113,10 +113,14 @@ class Engine:
                 return None
             if line is None:
                 sys.exit("the engine exited")
+            self.heard(line)
             if wanted(line):
                 return line
             if not line.startswith(("MESSAGE", "DEBUG")):
                 print(f"engine said: {line}", file=sys.stderr)
+
+    def heard(self, line):
+        """Called with every line the engine prints; a subclass may listen."""
 
     def move(self, moves):
         """The engine's move for the side to move after `moves`, as (row, col)."""

@@ -111,10 +111,7 @@ fn main() {
             let rules = rules();
             let (start, data, pull) = match &args[3..] {
                 [flag, file, data @ ..] if flag == "--from" && !data.is_empty() => {
-                    let bytes = std::fs::read(file).expect("cannot read the weights");
-                    let w = eval::read(&bytes)
-                        .unwrap_or_else(|| usage("the weights file does not fit"));
-                    (w, data, FROM_PULL)
+                    (read_weights(file), data, FROM_PULL)
                 }
                 data => (eval::hand(rules), data, PRIOR_PULL),
             };
@@ -124,17 +121,14 @@ fn main() {
         }
         Some("order") if args.len() >= 5 => {
             let rules = rules();
-            let bytes = std::fs::read(&args[2]).expect("cannot read the weights");
-            let mut w =
-                eval::read(&bytes).unwrap_or_else(|| usage("the weights file does not fit"));
+            let mut w = read_weights(&args[2]);
             let samples = read_choices(rules, &args[4..]);
             w.order = fit_order(rules, &samples);
             std::fs::write(&args[3], eval::write(&w)).expect("cannot write the weights");
         }
         Some("loss") if args.len() >= 4 => {
             let rules = rules();
-            let bytes = std::fs::read(&args[2]).expect("cannot read the weights");
-            let w = eval::read(&bytes).unwrap_or_else(|| usage("the weights file does not fit"));
+            let w = read_weights(&args[2]);
             let samples = read_samples(rules, &args[3..]);
             let hand = eval::hand(rules);
             let k = best_scale(&samples, &flatten(rules, &hand));
@@ -160,9 +154,16 @@ fn usage(problem: &str) -> ! {
 
 /// Makes the process evaluate `rules` with the weights in `file`.
 fn install(rules: Rules, file: &str) {
+    assert!(
+        eval::install(rules, read_weights(file)),
+        "weights installed too late"
+    );
+}
+
+/// The weights of a weights file.
+fn read_weights(file: &str) -> Box<Weights> {
     let bytes = std::fs::read(file).expect("cannot read the weights");
-    let w = eval::read(&bytes).unwrap_or_else(|| usage("the weights file does not fit"));
-    assert!(eval::install(rules, w), "weights installed too late");
+    eval::read(&bytes).unwrap_or_else(|| usage("the weights file does not fit"))
 }
 
 /// One self-play game as a line of the games file.
