@@ -14,9 +14,10 @@
 //! make an open four (an open three from the start). The engine
 //! searches the rest to DEPTH plies (no deadline, so the same arguments
 //! always give the same file) and keeps the opening when its score for
-//! the side to move is within MARGIN of even and not proven. The first
-//! COUNT kept are written as JSON lines (`{"id": "B1", "moves": ["h8",
-//! ...]}`), which `gomoku_match.py --openings FILE` reads.
+//! the side to move is within MARGIN of even and not proven, unless an
+//! opening kept before has the same stones. The first COUNT kept are
+//! written as JSON lines (`{"id": "B1", "moves": ["h8", ...]}`), which
+//! `gomoku_match.py --openings FILE` reads.
 
 #[path = "common/gomoku_stones.rs"]
 mod gomoku_stones;
@@ -54,6 +55,7 @@ fn main() {
     let margin = number(4, "MARGIN") as i32;
     let mut workspaces = parallel::per_core(Workspace::default);
     let mut kept: Vec<Vec<String>> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     let mut tried = 0;
     while kept.len() < count {
         let ids: Vec<usize> = (tried..tried + BATCH).collect();
@@ -63,7 +65,11 @@ fn main() {
             let report = pos.search(&Limits::depth(depth), ws);
             (report.proven.is_none() && report.score.abs() <= margin).then_some(moves)
         });
-        kept.extend(found.into_iter().flatten());
+        for moves in found.into_iter().flatten() {
+            if seen.insert(stones_by_colour(&moves)) {
+                kept.push(moves);
+            }
+        }
     }
     kept.truncate(count);
     let lines: String = kept
@@ -81,6 +87,17 @@ fn main() {
 fn usage(problem: &str) -> ! {
     eprintln!("{problem}\nusage: gomoku_openings RULE COUNT SEED DEPTH MARGIN OUT");
     std::process::exit(2);
+}
+
+/// An opening's stones by colour, each colour's sorted: two openings that
+/// drop the same stones in another order are the same position.
+fn stones_by_colour(moves: &[String]) -> [Vec<String>; 2] {
+    let mut stones: [Vec<String>; 2] = Default::default();
+    for (i, m) in moves.iter().enumerate() {
+        stones[i % 2].push(m.clone());
+    }
+    stones.iter_mut().for_each(|s| s.sort());
+    stones
 }
 
 /// The `id`th candidate opening of `seed` and its position, or `None`
