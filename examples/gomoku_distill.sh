@@ -4,14 +4,17 @@
 # on positions Rapfi scored: every third position of the standard recipe's
 # games (gomoku_rapfi_train.sh PBRAIN standard; the rules differ only on
 # overlines, and a position a six has already won under freestyle rules is
-# left out), searched at 50,000 nodes under freestyle rules, its score
-# turned into an expected score for the side to move. Rapfi is built as
+# left out) and every fifth of our own games against Rapfi and against
+# ourselves (examples/data/gomoku-match-games.txt.gz), searched at 50,000
+# nodes under freestyle rules, its score turned into an expected score for
+# the side to move. Rapfi is built as
 # ../shared/ANCHORS.md says (classical evaluation, no network); give its
 # pbrain-rapfi, with its config and model beside it.
 #
 # Four engine processes score the positions side by side (each waits 30 ms
 # after every answer, so two share a core); the counts are where the first
-# run was stopped (80,834 positions, about 32 minutes on two cores). A step
+# run of the standard games was stopped (80,834 positions, about 32
+# minutes on two cores); our own games are scored to the end. A step
 # whose output exists is skipped, and a lane resumes where it stopped.
 # The fit starts from the Rapfi-games weights and stays near them
 # (gomoku_train fit --from); their move ordering is kept. The standard
@@ -50,6 +53,20 @@ for lane in "${!counts[@]}"; do
 done
 for p in "${scorers[@]}"; do wait "$p"; done
 
+# Then the positions of our own games: every fifth of the 5,332 freestyle
+# games in examples/data/gomoku-match-games.txt.gz (gomoku_match_games.py
+# made it from the records of the matches issue 17 played at 200 ms a move:
+# the service against classical Rapfi, and builds of it against each
+# other), scored the same way to the end (45,055 positions, about 27
+# minutes).
+scorers=()
+for lane in 0 1 2 3; do
+  python3 examples/gomoku_engine_evals.py "$engine" 50000 5 "$lane" 4 \
+    examples/data/gomoku-match-games.txt.gz "$work/match-$lane.txt" &
+  scorers+=($!)
+done
+for p in "${scorers[@]}"; do wait "$p"; done
+
 step freestyle-w.bin fit freestyle @OUT --from target/gomoku-rapfi/freestyle-w.bin \
-  "$work"/scored-{0..3}.txt
+  "$work"/scored-{0..3}.txt "$work"/match-{0..3}.txt
 cp "$work/freestyle-w.bin" src/games/gomoku/eval-freestyle.bin

@@ -14,15 +14,17 @@ it too), as is one the engine answers without a search report.
 
     python3 examples/gomoku_engine_evals.py ENGINE NODES STRIDE LANE LANES GAMES OUT [COUNT]
 
-takes the games of GAMES whose index modulo LANES is LANE and, in each, the
-positions after the random opening whose ply is congruent to the game's
-index modulo STRIDE, searched with NODES nodes (INFO max_node) on one
-thread in one engine process, appending to OUT until it holds COUNT
+takes the games of GAMES (gzip-compressed when its name ends in .gz)
+whose index modulo LANES is LANE and, in each, the positions after the
+random opening whose ply is congruent to the game's index modulo STRIDE,
+searched with NODES nodes (INFO max_node) on one thread in one engine
+process, appending to OUT until it holds COUNT
 positions (all of them without COUNT); positions OUT already holds are
 not searched again, so an interrupted run resumes where it stopped (with
 a fresh engine, whose table starts empty, so the scores after that point
 may differ a little from an uninterrupted run's).
 """
+import gzip
 import math
 import os
 import re
@@ -102,7 +104,7 @@ def main():
     scored = games.complete_lines(out)
     done = {" ".join(line.split()[2:]) for line in scored}
     held = len(scored)
-    with open(source) as f:
+    with (gzip.open(source, "rt") if source.endswith(".gz") else open(source)) as f:
         lines = f.read().splitlines()
     engine = None
     with open(out, "a") as f:

@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""Match records as games for gomoku_engine_evals.py: the freestyle 15×15
+games of match records (the JSON lines `gomoku_match.py --record` writes),
+each distinct game once, shuffled with a fixed seed so that every lane of
+the scorer gets a mix of the records, in the games format of gomoku_train:
+
+    RESULT 3 MOVE...
+
+RESULT is X (black won), O (white won) or = (a draw); the 3 is the opening
+the scorer skips (the canonical openings' three stones; a longer opening's
+other stones are scored like any position).
+
+    python3 examples/gomoku_match_games.py RECORDS... | gzip -9n > GAMES.gz
+"""
+import json
+import random
+import sys
+
+SEED = 7
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    seen = set()
+    games = []
+    for path in sys.argv[1:]:
+        with open(path) as f:
+            for line in f:
+                try:
+                    game = json.loads(line)
+                except json.JSONDecodeError:
+                    continue
+                if game.get("rule") != "freestyle" or game.get("size") != 15:
+                    continue
+                moves = tuple(game["moves"])
+                if moves in seen:
+                    continue
+                seen.add(moves)
+                winner = game["winner"]
+                result = "=" if winner is None else "X" if winner == game["black"] else "O"
+                games.append(f"{result} 3 {' '.join(moves)}")
+    random.Random(SEED).shuffle(games)
+    sys.stdout.write("".join(g + "\n" for g in games))
+
+
+if __name__ == "__main__":
+    main()
