@@ -30,7 +30,6 @@ set -euo pipefail
 engine=$(realpath "$1")
 cd "$(dirname "$0")/.."
 work=${2:-target/gomoku-distill}
-counts=(20119 20222 20286 20207)
 
 # The starting weights and the games: both recipes skip what they have
 # made already, and each copies its weights into the source tree, which
@@ -44,14 +43,24 @@ train=target/release/examples/gomoku_train
 # shellcheck source=examples/common/step.sh
 source examples/common/step.sh
 
-scorers=()
-for lane in "${!counts[@]}"; do
-  python3 examples/gomoku_engine_evals.py "$engine" 50000 3 "$lane" "${#counts[@]}" \
-    target/gomoku-rapfi-standard/rapfi-train.txt "$work/scored-$lane.txt" \
-    "${counts[$lane]}" &
-  scorers+=($!)
-done
-for p in "${scorers[@]}"; do wait "$p"; done
+# score GAMES STRIDE NAME [COUNT...]: four scorers side by side, lane L
+# writing $work/NAME-L.txt and stopping at the Lth COUNT (with none, at
+# the end of its games).
+score() {
+  local games=$1 stride=$2 name=$3 lane p
+  shift 3
+  local scorers=()
+  for lane in 0 1 2 3; do
+    python3 examples/gomoku_engine_evals.py "$engine" 50000 "$stride" "$lane" 4 \
+      "$games" "$work/$name-$lane.txt" "${@:lane+1:1}" &
+    scorers+=($!)
+  done
+  for p in "${scorers[@]}"; do wait "$p"; done
+}
+
+# Every third position of the standard recipe's games, each lane stopped
+# where the first run was.
+score target/gomoku-rapfi-standard/rapfi-train.txt 3 scored 20119 20222 20286 20207
 
 # Then the positions of our own games: every fifth of the 5,332 freestyle
 # games in examples/data/gomoku-match-games.txt.gz (gomoku_match_games.py
@@ -59,13 +68,7 @@ for p in "${scorers[@]}"; do wait "$p"; done
 # the service against classical Rapfi, and builds of it against each
 # other), scored the same way to the end (45,055 positions, about 27
 # minutes).
-scorers=()
-for lane in 0 1 2 3; do
-  python3 examples/gomoku_engine_evals.py "$engine" 50000 5 "$lane" 4 \
-    examples/data/gomoku-match-games.txt.gz "$work/match-$lane.txt" &
-  scorers+=($!)
-done
-for p in "${scorers[@]}"; do wait "$p"; done
+score examples/data/gomoku-match-games.txt.gz 5 match
 
 step freestyle-w.bin fit freestyle @OUT --from target/gomoku-rapfi/freestyle-w.bin \
   "$work"/scored-{0..3}.txt "$work"/match-{0..3}.txt
