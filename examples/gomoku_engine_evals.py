@@ -18,11 +18,11 @@ takes the games of GAMES (gzip-compressed when its name ends in .gz)
 whose index modulo LANES is LANE and, in each, the positions after the
 random opening whose ply is congruent to the game's index modulo STRIDE,
 searched with NODES nodes (INFO max_node) on one thread in one engine
-process, appending to OUT until it holds COUNT
-positions (all of them without COUNT); positions OUT already holds are
-not searched again, so an interrupted run resumes where it stopped (with
-a fresh engine, whose table starts empty, so the scores after that point
-may differ a little from an uninterrupted run's).
+process, appending to OUT until it holds COUNT positions (all of them
+without COUNT); positions OUT already holds are not searched again, so
+an interrupted run resumes where it stopped (with a fresh engine, whose
+table starts empty, so the scores after that point may differ a little
+from an uninterrupted run's).
 """
 import gzip
 import math
@@ -36,10 +36,6 @@ import gomoku_engine_games as games  # noqa: E402
 # Rapfi's scale: win rate = sigmoid(eval / SCALE).
 SCALE = 200.0
 EVAL = re.compile(r"\| Eval (\S+) \|")
-
-
-def cell(name):
-    return int(name[1:]) - 1, ord(name[0]) - ord("a")
 
 
 def probability(text):
@@ -90,7 +86,7 @@ def positions(line, index, stride, rule):
     for ply, name in enumerate(names):
         if ply >= opening and ply % stride == index % stride and not five_to_make(board, rule):
             yield names[:ply]
-        r, c = cell(name)
+        r, c = games.cell(name)
         board[r][c] = 1 + ply % 2
 
 
@@ -121,7 +117,7 @@ def main():
                     continue
                 if engine is None:
                     engine = Scorer(program, int(nodes), rule)
-                text = engine.score([cell(n) for n in names])
+                text = engine.score([games.cell(n) for n in names])
                 if text is None:
                     continue
                 f.write(f"={probability(text):.4f} {len(names)} {key}\n")

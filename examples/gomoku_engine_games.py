@@ -55,6 +55,11 @@ def cell_name(r, c):
     return f"{chr(ord('a') + c)}{r + 1}"
 
 
+def cell(name):
+    """The (row, col) of a cell's name, the inverse of cell_name."""
+    return int(name[1:]) - 1, ord(name[0]) - ord("a")
+
+
 def runs(board, r, c):
     """The lengths of the four lines of its colour the stone at (r, c) stands in."""
     me = board[r][c]

@@ -6,7 +6,7 @@ the scorer gets a mix of the records, in the games format of gomoku_train:
 
     RESULT 3 MOVE...
 
-RESULT is X (black won), O (white won) or = (a draw); the 3 is the opening
+RESULT is X (black won), O (white won) or D (a draw); the 3 is the opening
 the scorer skips (the canonical openings' three stones; a longer opening's
 other stones are scored like any position).
 
@@ -38,7 +38,7 @@ def main():
                     continue
                 seen.add(moves)
                 winner = game["winner"]
-                result = "=" if winner is None else "X" if winner == game["black"] else "O"
+                result = "D" if winner is None else "X" if winner == game["black"] else "O"
                 games.append(f"{result} 3 {' '.join(moves)}")
     random.Random(SEED).shuffle(games)
     sys.stdout.write("".join(g + "\n" for g in games))
