@@ -12,11 +12,13 @@ moves, its evaluation turned into a probability by the engine's own scale
 position where a side has five in a row to make is skipped (the fit skips
 it too), as is one the engine answers without a search report.
 
-    python3 examples/gomoku_engine_evals.py ENGINE NODES STRIDE LANE LANES GAMES OUT [COUNT]
+    python3 examples/gomoku_engine_evals.py ENGINE NODES STRIDE[+OFFSET] LANE LANES GAMES OUT [COUNT]
 
 takes the games of GAMES (gzip-compressed when its name ends in .gz)
 whose index modulo LANES is LANE and, in each, the positions after the
-random opening whose ply is congruent to the game's index modulo STRIDE,
+random opening whose ply is congruent to the game's index plus OFFSET
+(default 0; another offset takes other positions of the same games)
+modulo STRIDE,
 searched with NODES nodes (INFO max_node) on one thread in one engine
 process, appending to OUT until it holds COUNT positions (all of them
 without COUNT); positions OUT already holds are not searched again, so
@@ -77,14 +79,14 @@ def five_to_make(board, rule):
     return False
 
 
-def positions(line, index, stride, rule):
+def positions(line, index, stride, offset, rule):
     """The (moves) prefixes of a recorded game that are to be scored."""
     words = line.split()
     opening = int(words[1])
     names = words[2:]
     board = [[0] * games.SIZE for _ in range(games.SIZE)]
     for ply, name in enumerate(names):
-        if ply >= opening and ply % stride == index % stride and not five_to_make(board, rule):
+        if ply >= opening and ply % stride == (index + offset) % stride and not five_to_make(board, rule):
             yield names[:ply]
         r, c = games.cell(name)
         board[r][c] = 1 + ply % 2
@@ -94,7 +96,8 @@ def main():
     if len(sys.argv) not in (8, 9):
         sys.exit(__doc__)
     program, nodes, stride, lane, lanes, source, out = sys.argv[1:8]
-    stride, lane, lanes = int(stride), int(lane), int(lanes)
+    stride, _, offset = stride.partition("+")
+    stride, offset, lane, lanes = int(stride), int(offset or 0), int(lane), int(lanes)
     count = int(sys.argv[8]) if len(sys.argv) == 9 else None
     rule = "freestyle"
     scored = games.complete_lines(out)
@@ -109,7 +112,7 @@ def main():
                 break
             if index % lanes != lane:
                 continue
-            for names in positions(line, index, stride, rule):
+            for names in positions(line, index, stride, offset, rule):
                 if count is not None and held >= count:
                     break
                 key = " ".join(names)

@@ -10,8 +10,11 @@ RESULT is X (black won), O (white won) or D (a draw); the 3 is the opening
 the scorer skips (the canonical openings' three stones; a longer opening's
 other stones are scored like any position).
 
-    python3 examples/gomoku_match_games.py RECORDS... | gzip -9n > GAMES.gz
+    python3 examples/gomoku_match_games.py [--except EARLIER.gz] RECORDS... | gzip -9n > GAMES.gz
+
+With --except, a game the earlier games file already holds is left out.
 """
+import gzip
 import json
 import random
 import sys
@@ -20,11 +23,16 @@ SEED = 7
 
 
 def main():
-    if len(sys.argv) < 2:
-        sys.exit(__doc__)
+    paths = sys.argv[1:]
     seen = set()
+    if paths[:1] == ["--except"] and len(paths) > 1:
+        with gzip.open(paths[1], "rt") as f:
+            seen = {tuple(line.split()[2:]) for line in f}
+        paths = paths[2:]
+    if not paths:
+        sys.exit(__doc__)
     games = []
-    for path in sys.argv[1:]:
+    for path in paths:
         with open(path) as f:
             for line in f:
                 try:
