@@ -4,8 +4,8 @@
 # on positions Rapfi scored: every third position of the standard recipe's
 # games (gomoku_rapfi_train.sh PBRAIN standard; the rules differ only on
 # overlines, and a position a six has already won under freestyle rules is
-# left out) and every fifth of our own games against Rapfi and against
-# ourselves (examples/data/gomoku-match-games.txt.gz), searched at 50,000
+# left out), and positions of our own games against Rapfi and against
+# ourselves (examples/data/gomoku-match-games*.txt.gz), searched at 50,000
 # nodes under freestyle rules, its score turned into an expected score for
 # the side to move. Rapfi is built as
 # ../shared/ANCHORS.md says (classical evaluation, no network); give its
@@ -16,8 +16,8 @@
 # run of the standard games was stopped (80,834 positions, about 32
 # minutes on two cores); our own games are scored to the end. A step
 # whose output exists is skipped, and a lane resumes where it stopped.
-# The fit starts from the Rapfi-games weights and stays near them
-# (gomoku_train fit --from); their move ordering is kept. The standard
+# The fit starts from the Rapfi-games weights (gomoku_train fit --from,
+# only weakly pulled back to them); their move ordering is kept. The standard
 # games the committed weights were scored on are the ones the README
 # describes, one block of them resumed after a lost command: a run from
 # nothing plays that block's last 1,464 games differently, and scores
@@ -70,6 +70,15 @@ score target/gomoku-rapfi-standard/rapfi-train.txt 3 scored 20119 20222 20286 20
 # minutes).
 score examples/data/gomoku-match-games.txt.gz 5 match
 
+# Then more of our games: every second position of the 759 games in
+# examples/data/gomoku-match-games-2.txt.gz (the records of the matches
+# played since with the weights made above, against Rapfi and against the
+# build before; gomoku_match_games.py --except the first file), and the
+# first file's positions two plies after the ones above (every fifth from
+# offset 2).
+score examples/data/gomoku-match-games-2.txt.gz 2 match2
+score examples/data/gomoku-match-games.txt.gz 5+2 matchb
+
 step freestyle-w.bin fit freestyle @OUT --from target/gomoku-rapfi/freestyle-w.bin \
-  "$work"/scored-{0..3}.txt "$work"/match-{0..3}.txt
+  "$work"/scored-{0..3}.txt "$work"/{match,match2,matchb}-{0..3}.txt
 cp "$work/freestyle-w.bin" src/games/gomoku/eval-freestyle.bin

@@ -74,9 +74,12 @@ const OPENING_REACH: usize = 3;
 /// weight, against the mean log-loss per sample).
 const PRIOR_PULL: f64 = 1e-4;
 /// The pull towards the weights a fit starts from when they are given
-/// (`--from`): ten times as strong, as such a fit refines weights already
-/// fitted on many more positions than it reads.
-const FROM_PULL: f64 = 1e-3;
+/// (`--from`): a tenth as strong. Such a fit reads positions another
+/// engine scored (`gomoku_distill.sh`: about 200,000 of them), each a far
+/// less noisy target than a game's result, and on held-out ones a weaker
+/// pull fitted better, down to about this one (1e-3, 1e-4 and 3e-5 did
+/// worse, none at all about as well; the README has the figures).
+const FROM_PULL: f64 = 1e-5;
 /// Full-batch Adam steps, and its step size in log-odds.
 const STEPS: usize = 1500;
 const STEP_SIZE: f64 = 0.01;

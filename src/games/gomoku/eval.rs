@@ -308,10 +308,14 @@ mod tests {
             let open_four = at([Pattern::One, Pattern::One, Pattern::One, Pattern::OpenFour]);
             for t in w.cells.iter() {
                 // A four-three or open four to play is worth far more than
-                // an empty cell, to either side.
+                // an empty cell.
                 assert!(t[TO_MOVE][four_three] > t[TO_MOVE][one] + 100, "{rules:?}");
                 assert!(t[TO_MOVE][open_four] > t[TO_MOVE][one] + 100, "{rules:?}");
-                assert!(t[WAITING][open_four] < t[WAITING][one] - 100, "{rules:?}");
+                // The opponent's open-four point (its open three) counts
+                // against the side to move, by less: that side blocks it
+                // first (fitted to Rapfi's scores, freestyle puts it about
+                // 50 below an empty cell).
+                assert!(t[WAITING][open_four] < t[WAITING][one], "{rules:?}");
             }
             for t in w.order.iter() {
                 // A move that makes a four-three or an open four comes
