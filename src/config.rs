@@ -68,6 +68,24 @@ pub struct Config {
     #[arg(long, env = "GAMEAI_MAX_BODY_BYTES", default_value_t = 64 * 1024)]
     pub max_body_bytes: usize,
 
+    /// Largest request line and headers accepted, in bytes (at least
+    /// 8192); beyond it the answer is 431 and the connection closes.
+    #[arg(long, env = "GAMEAI_MAX_HEADER_BYTES", default_value_t = 16 * 1024, value_parser = clap::value_parser!(u64).range(1024..=1024 * 1024))]
+    pub max_header_bytes: u64,
+
+    /// How long a connection may take to send a request's headers, in
+    /// milliseconds, counted from the moment it may send one: when it
+    /// opens, and after each answer on a kept-alive connection. So it is
+    /// also the idle keep-alive timeout: a connection that sends nothing,
+    /// or trickles its headers, is closed after it.
+    #[arg(long, env = "GAMEAI_HEADER_TIMEOUT_MS", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(100..=600_000))]
+    pub header_timeout_ms: u64,
+
+    /// Connections open at once, at most; beyond it new connections wait
+    /// in the kernel's backlog until one closes.
+    #[arg(long, env = "GAMEAI_MAX_CONNECTIONS", default_value_t = 4096, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub max_connections: u64,
+
     /// Each worker's whole table memory, in MiB: split equally among the
     /// generic search's table (made with the worker) and each engine's own
     /// (Connect Four's solver, gomoku, othello; made on first use).

@@ -90,9 +90,8 @@ async fn serve(config: Config) -> std::io::Result<()> {
             let _ = signalled.wait_for(|&s| s).await;
         }
     };
-    // The peer's address keys per-client quotas when no API keys are set.
-    let service = app(state.clone()).into_make_service_with_connect_info::<std::net::SocketAddr>();
-    let server = axum::serve(listener, service).with_graceful_shutdown({
+    let limits = gameai::http::server::ConnectionLimits::from(&config);
+    let server = gameai::http::server::serve(listener, app(state.clone()), limits, {
         let signalled = signalled();
         async move {
             signalled.await;
@@ -107,7 +106,7 @@ async fn serve(config: Config) -> std::io::Result<()> {
             tokio::time::sleep(grace).await;
         }
     };
-    let mut server = std::pin::pin!(server.into_future());
+    let mut server = std::pin::pin!(server);
     tokio::select! {
         served = &mut server => served?,
         () = overrun => {

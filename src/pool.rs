@@ -1,22 +1,31 @@
 //! The bounded pool that runs searches off the async runtime.
 //!
 //! A fixed set of threads, each owning a [`Workspace`] (transposition
-//! tables within one byte budget) that lives across requests. In front sits a semaphore with room
-//! for every worker plus the queue: when it is full, [`Pool::run`] fails at
-//! once with [`PoolError::Overloaded`] rather than letting a queue grow.
+//! tables within one byte budget) that lives across requests. Everything
+//! counts in workers: a search may ask for several threads (it then runs
+//! its helpers itself, and holds that many workers while it runs), and
+//! admission, the queue and the metrics count the workers each search
+//! holds. In front sits a semaphore with room for every worker plus the
+//! queue: when it is full, [`Pool::start`] fails at once with
+//! [`PoolError::Overloaded`] rather than letting a queue grow. The queue is
+//! first in, first out: a search waits until as many workers as it asks for
+//! are free, and the ones behind it wait too, so at most as many search
+//! threads run as there are workers. A waiting search whose client goes
+//! away leaves the queue at once and frees its room.
 //!
 //! Workers nobody needs may ponder ([`Pool::start_ponder`]): such work takes
 //! no room from requests, starts only on an idle worker, and is stopped the
 //! moment a request is admitted, so a request never waits behind it for
 //! more than the few milliseconds a search takes to see its stop flag.
 
+use std::collections::VecDeque;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread;
 use std::time::Duration;
 
-use tokio::sync::{Semaphore, oneshot};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
 
 use crate::search::{StopFlag, Workspace};
 
@@ -35,7 +44,8 @@ pub enum PoolError {
 }
 
 /// A job admitted to the pool. Dropping it before the answer stops the
-/// job (its client went away).
+/// job (its client went away), or takes it out of the queue if it has
+/// not started.
 pub struct Running<T> {
     rx: oneshot::Receiver<T>,
     guard: StopOnDrop,
@@ -66,14 +76,31 @@ pub struct Pool {
     inner: Arc<Inner>,
 }
 
+/// A job waiting for workers.
+struct Queued {
+    id: u64,
+    /// Workers it holds while it runs.
+    workers: usize,
+    job: Job,
+}
+
+/// The jobs waiting, and the workers free to take them.
+struct Queue {
+    jobs: VecDeque<Queued>,
+    free: usize,
+    next_id: u64,
+    closed: bool,
+}
+
 struct Inner {
-    jobs: Mutex<Option<mpsc::Sender<Job>>>,
+    queue: Mutex<Queue>,
+    /// Signalled when a job arrives, workers come free or the pool closes.
+    changed: Condvar,
     slots: Arc<Semaphore>,
     capacity: usize,
     workers: usize,
     /// Each worker's table budget, in bytes.
     table_bytes: usize,
-    busy: AtomicUsize,
     /// Workers that have made their tables and wait for jobs.
     prepared: Arc<AtomicUsize>,
     /// Raised at shutdown: every running search sees it.
@@ -87,16 +114,83 @@ struct Inner {
     wait_limit_ms: AtomicU64,
 }
 
-/// Raises the job's stop flag when the waiting request goes away, and
-/// counts the searches whose client left before the answer.
+impl Inner {
+    fn queue(&self) -> MutexGuard<'_, Queue> {
+        // A job runs outside the lock, so no panic can poison it; recover
+        // the data all the same rather than stop every worker.
+        self.queue.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Queues `job` for `workers` workers; `None` once the pool is closed.
+    fn push(&self, workers: usize, job: Job) -> Option<u64> {
+        let mut queue = self.queue();
+        if queue.closed {
+            return None;
+        }
+        let id = queue.next_id;
+        queue.next_id += 1;
+        queue.jobs.push_back(Queued { id, workers, job });
+        drop(queue);
+        self.changed.notify_all();
+        Some(id)
+    }
+
+    /// Takes job `id` out of the queue if it has not started; whether it
+    /// was there.
+    fn withdraw(&self, id: u64) -> bool {
+        let mut queue = self.queue();
+        let before = queue.jobs.len();
+        queue.jobs.retain(|q| q.id != id);
+        let withdrawn = queue.jobs.len() < before;
+        drop(queue);
+        if withdrawn {
+            // The job behind it may fit the free workers now.
+            self.changed.notify_all();
+        }
+        withdrawn
+    }
+
+    /// A worker's loop: the next job once enough workers are free for it.
+    fn work(&self, ws: &mut Workspace) {
+        loop {
+            let mut queue = self.queue();
+            let taken = loop {
+                match queue.jobs.front() {
+                    Some(front) if front.workers <= queue.free => {
+                        let taken = queue.jobs.pop_front().expect("a front job");
+                        queue.free -= taken.workers;
+                        break taken;
+                    }
+                    None if queue.closed => return,
+                    _ => {
+                        queue = self.changed.wait(queue).unwrap_or_else(|e| e.into_inner());
+                    }
+                }
+            };
+            drop(queue);
+            (taken.job)(ws);
+            self.queue().free += taken.workers;
+            self.changed.notify_all();
+        }
+    }
+}
+
+/// Raises the job's stop flag when the waiting request goes away (or takes
+/// the job out of the queue), and counts the searches whose client left
+/// before the answer.
 struct StopOnDrop {
     stop: StopFlag,
     answered: bool,
+    /// The job in the queue, to take out if it has not started.
+    queued: Option<(Arc<Inner>, u64)>,
 }
 
 impl Drop for StopOnDrop {
     fn drop(&mut self) {
         self.stop.stop();
+        if let Some((inner, id)) = self.queued.take() {
+            inner.withdraw(id);
+        }
         if !self.answered {
             metrics::counter!("gameai_searches_cancelled_total", "reason" => "client_gone")
                 .increment(1);
@@ -121,15 +215,18 @@ impl Pool {
         prepare: fn(&mut Workspace),
     ) -> Self {
         let workers = workers.max(1);
-        let (tx, rx) = mpsc::channel::<Job>();
-        let rx = Arc::new(Mutex::new(rx));
         let inner = Arc::new(Inner {
-            jobs: Mutex::new(Some(tx)),
+            queue: Mutex::new(Queue {
+                jobs: VecDeque::new(),
+                free: workers,
+                next_id: 0,
+                closed: false,
+            }),
+            changed: Condvar::new(),
             slots: Arc::new(Semaphore::new(workers + queue)),
             capacity: workers + queue,
             workers,
             table_bytes,
-            busy: AtomicUsize::new(0),
             prepared: Arc::new(AtomicUsize::new(0)),
             shutdown: StopFlag::new(),
             pondering: Mutex::default(),
@@ -137,8 +234,7 @@ impl Pool {
             wait_limit_ms: AtomicU64::new(0),
         });
         for i in 0..workers {
-            let rx = Arc::clone(&rx);
-            let prepared = Arc::clone(&inner.prepared);
+            let inner = Arc::clone(&inner);
             thread::Builder::new()
                 .name(format!("search-{i}"))
                 .spawn(move || {
@@ -147,15 +243,8 @@ impl Pool {
                     // its own time budget.
                     workspace.tt();
                     prepare(&mut workspace);
-                    prepared.fetch_add(1, Ordering::Release);
-                    loop {
-                        // The lock is held only while waiting for the next job.
-                        let job = match rx.lock().map(|r| r.recv()) {
-                            Ok(Ok(job)) => job,
-                            _ => break,
-                        };
-                        job(&mut workspace);
-                    }
+                    inner.prepared.fetch_add(1, Ordering::Release);
+                    inner.work(&mut workspace);
                 })
                 .expect("spawning a search worker");
         }
@@ -183,19 +272,20 @@ impl Pool {
         self.inner.table_bytes
     }
 
-    /// Workers running a search right now.
+    /// Workers running a search (or pondering) right now.
     pub fn busy(&self) -> usize {
-        self.inner.busy.load(Ordering::Relaxed)
+        self.inner.workers - self.inner.queue().free
     }
 
-    /// Searches admitted and not yet finished (running or waiting).
+    /// Workers held by searches admitted and not yet finished, running or
+    /// waiting.
     pub fn in_flight(&self) -> usize {
         self.inner.capacity - self.inner.slots.available_permits()
     }
 
-    /// Searches waiting for a worker.
+    /// Workers that searches waiting in the queue will hold.
     pub fn queued(&self) -> usize {
-        self.in_flight().saturating_sub(self.busy())
+        self.inner.queue().jobs.iter().map(|q| q.workers).sum()
     }
 
     /// Bounds how long a request waits for its answer, queue included:
@@ -219,51 +309,38 @@ impl Pool {
         T: Send + 'static,
         F: FnOnce(&mut Workspace, &StopFlag) -> T + Send + 'static,
     {
-        self.start(task)?.answer().await
+        self.start(1, task)?.answer().await
     }
 
-    /// Admits `task` at once (or refuses it: overloaded, shutting down)
-    /// and hands back the running job; dropping it stops the task.
-    pub fn start<T, F>(&self, task: F) -> Result<Running<T>, PoolError>
+    /// Admits `task`, holding `workers` workers while it runs, at once (or
+    /// refuses it: overloaded, shutting down) and hands back the running
+    /// job; dropping it stops the task or takes it out of the queue. The
+    /// task runs on one of the workers and runs its helpers on threads of
+    /// its own: the others only stay free for it.
+    pub fn start<T, F>(&self, workers: usize, task: F) -> Result<Running<T>, PoolError>
     where
         T: Send + 'static,
         F: FnOnce(&mut Workspace, &StopFlag) -> T + Send + 'static,
     {
+        let workers = workers.clamp(1, self.inner.workers);
         let permit = Arc::clone(&self.inner.slots)
-            .try_acquire_owned()
+            .try_acquire_many_owned(workers as u32)
             .map_err(|_| PoolError::Overloaded)?;
         self.stop_pondering();
         let stop = self.inner.shutdown.child();
         let mut guard = StopOnDrop {
             stop: stop.clone(),
             answered: false,
+            queued: None,
         };
         let (tx, rx) = oneshot::channel();
-        let inner = Arc::clone(&self.inner);
-        let job: Job = Box::new(move |ws| {
-            if stop.is_stopped() {
-                return; // Its client left while it waited.
+        let job: Job = Box::new(move |ws| run_job(permit, ws, &stop, task, tx));
+        match self.inner.push(workers, job) {
+            Some(id) => guard.queued = Some((Arc::clone(&self.inner), id)),
+            None => {
+                guard.answered = true;
+                return Err(PoolError::ShuttingDown);
             }
-            inner.busy.fetch_add(1, Ordering::Relaxed);
-            let outcome = catch_unwind(AssertUnwindSafe(|| task(ws, &stop)));
-            inner.busy.fetch_sub(1, Ordering::Relaxed);
-            // Free the slot before answering, so a client that sends its next
-            // request the moment this answer arrives finds room.
-            drop(permit);
-            match outcome {
-                Ok(value) => {
-                    let _ = tx.send(value);
-                }
-                Err(_) => tracing::error!("a search panicked; its worker carries on"),
-            }
-        });
-        let sent = match self.inner.jobs.lock() {
-            Ok(guard) => guard.as_ref().is_some_and(|jobs| jobs.send(job).is_ok()),
-            Err(_) => false,
-        };
-        if !sent {
-            guard.answered = true;
-            return Err(PoolError::ShuttingDown);
         }
         let limit = match self.inner.wait_limit_ms.load(Ordering::Relaxed) {
             0 => None,
@@ -302,6 +379,7 @@ impl Pool {
             stop: stop.clone(),
             // Nobody waits on pondering: its end is never a client gone.
             answered: true,
+            queued: None,
         };
         let job: Job = Box::new(move |ws| {
             if !stop.is_stopped() {
@@ -314,12 +392,8 @@ impl Pool {
             }
             jobs.fetch_sub(1, Ordering::Relaxed);
         });
-        let sent = match self.inner.jobs.lock() {
-            Ok(jobs) => jobs.as_ref().is_some_and(|jobs| jobs.send(job).is_ok()),
-            Err(_) => false,
-        };
-        // A job the channel refused was dropped unrun: count it out.
-        if !sent {
+        if self.inner.push(1, job).is_none() {
+            // The closed pool dropped the job unrun: count it out.
             self.inner.ponder_jobs.fetch_sub(1, Ordering::Relaxed);
             return None;
         }
@@ -341,9 +415,33 @@ impl Pool {
 
     /// Stops accepting work; workers exit once the queue drains.
     pub fn close(&self) {
-        if let Ok(mut jobs) = self.inner.jobs.lock() {
-            jobs.take();
+        self.inner.queue().closed = true;
+        self.inner.changed.notify_all();
+    }
+}
+
+/// Runs an admitted task on its worker: it answers through `tx`, and its
+/// room in the pool is freed before the answer goes, so a client that
+/// sends its next request the moment this one is answered finds room.
+fn run_job<T, F>(
+    permit: OwnedSemaphorePermit,
+    ws: &mut Workspace,
+    stop: &StopFlag,
+    task: F,
+    tx: oneshot::Sender<T>,
+) where
+    F: FnOnce(&mut Workspace, &StopFlag) -> T,
+{
+    if stop.is_stopped() {
+        return; // Its client left as it was taken from the queue.
+    }
+    let outcome = catch_unwind(AssertUnwindSafe(|| task(ws, stop)));
+    drop(permit);
+    match outcome {
+        Ok(value) => {
+            let _ = tx.send(value);
         }
+        Err(_) => tracing::error!("a search panicked; its worker carries on"),
     }
 }
 
@@ -446,5 +544,73 @@ mod tests {
         let failed = pool.run(|_, _| -> u8 { panic!("boom") }).await;
         assert_eq!(failed, Err(PoolError::Failed));
         assert_eq!(pool.run(|_, _| 1).await, Ok(1));
+    }
+
+    /// Holds the pool's only worker until the returned sender is used.
+    async fn hold(pool: &Pool) -> (std::sync::mpsc::Sender<()>, tokio::task::JoinHandle<()>) {
+        let (hold_tx, hold_rx) = std::sync::mpsc::channel::<()>();
+        let running = tokio::spawn({
+            let pool = pool.clone();
+            async move {
+                let _ = pool.run(move |_, _| hold_rx.recv()).await;
+            }
+        });
+        while pool.busy() == 0 {
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        (hold_tx, running)
+    }
+
+    #[tokio::test]
+    async fn a_waiting_search_whose_client_leaves_frees_its_room_at_once() {
+        let pool = Pool::new(1, 2, 1 << 16);
+        let (release, running) = hold(&pool).await;
+        let waiting: Vec<_> = (0..2)
+            .map(|_| pool.start(1, |_, _| ()).expect("room in the queue"))
+            .collect();
+        assert_eq!(pool.queued(), 2);
+        assert!(matches!(
+            pool.start(1, |_, _| ()),
+            Err(PoolError::Overloaded)
+        ));
+        drop(waiting);
+        assert_eq!(pool.queued(), 0);
+        let next = pool.start(1, |_, _| 9).expect("the room is free again");
+        release.send(()).unwrap();
+        assert_eq!(next.answer().await, Ok(9));
+        running.await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_search_holds_as_many_workers_as_it_asks_for() {
+        let pool = Pool::new(2, 4, 1 << 16);
+        let (release, release_rx) = std::sync::mpsc::channel::<()>();
+        let team = pool
+            .start(2, move |_, _| {
+                let _ = release_rx.recv();
+                "team"
+            })
+            .unwrap();
+        while pool.busy() < 2 {
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        let (seen_tx, seen_rx) = std::sync::mpsc::channel::<()>();
+        let single = pool
+            .start(1, move |_, _| {
+                let _ = seen_tx.send(());
+                "single"
+            })
+            .unwrap();
+        assert_eq!(pool.in_flight(), 3);
+        assert_eq!(pool.queued(), 1);
+        assert!(
+            seen_rx.recv_timeout(Duration::from_millis(100)).is_err(),
+            "no third thread: the single search waits for a free worker"
+        );
+        release.send(()).unwrap();
+        assert_eq!(team.answer().await, Ok("team"));
+        assert_eq!(single.answer().await, Ok("single"));
+        // More workers than the pool has: all of them, never a deadlock.
+        assert_eq!(pool.start(5, |_, _| 1).unwrap().answer().await, Ok(1));
     }
 }

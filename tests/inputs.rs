@@ -9,7 +9,13 @@ use common::*;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
-const GAMES: [&str; 4] = ["tictactoe", "connect4", "gomoku", "othello"];
+/// Every game the server plays, from its registry.
+fn games() -> Vec<&'static str> {
+    gameai::games::GameKind::ALL
+        .iter()
+        .map(|g| g.name())
+        .collect()
+}
 
 /// One app for every case: its pool and tables are built once.
 static APP: std::sync::LazyLock<axum::Router> = std::sync::LazyLock::new(test_app);
@@ -62,39 +68,52 @@ fn request() -> impl Strategy<Value = Value> {
         1 => proptest::collection::vec(notation(), 0..30),
     ];
     (
-        prop_oneof![9 => proptest::sample::select(GAMES.to_vec()).prop_map(str::to_owned), 1 => ".{0,8}"],
+        prop_oneof![9 => proptest::sample::select(games()).prop_map(str::to_owned), 1 => ".{0,8}"],
         prop_oneof![Just(true), Just(false)],
         proptest::collection::vec(row(), 0..22),
         moves,
         weighted(0.2, prop_oneof![Just("X"), Just("O")]),
-        weighted(0.2, prop_oneof![Just(15u32), Just(19), Just(20), Just(3), Just(7), 0u32..100]),
-        weighted(0.2, prop_oneof![Just("freestyle"), Just("standard"), Just("renju"), Just("x")]),
+        weighted(
+            0.2,
+            prop_oneof![Just(15u32), Just(19), Just(20), Just(3), Just(7), 0u32..100],
+        ),
+        weighted(
+            0.2,
+            prop_oneof![
+                Just("freestyle"),
+                Just("standard"),
+                Just("renju"),
+                Just("x")
+            ],
+        ),
         weighted(0.3, -3i64..70),
         weighted(0.05, Just(())),
     )
-        .prop_map(|(game, use_board, board, moves, to_move, size, rules, depth, both)| {
-            let mut body = json!({"game": game, "time_ms": 20});
-            let obj = body.as_object_mut().unwrap();
-            if use_board || both.is_some() {
-                obj.insert("board".into(), json!(board));
-            }
-            if !use_board || both.is_some() {
-                obj.insert("moves".into(), json!(moves));
-            }
-            if let Some(t) = to_move {
-                obj.insert("to_move".into(), json!(t));
-            }
-            if let Some(s) = size {
-                obj.insert("size".into(), json!(s));
-            }
-            if let Some(r) = rules {
-                obj.insert("rules".into(), json!(r));
-            }
-            if let Some(d) = depth {
-                obj.insert("depth".into(), json!(d));
-            }
-            body
-        })
+        .prop_map(
+            |(game, use_board, board, moves, to_move, size, rules, depth, both)| {
+                let mut body = json!({"game": game, "time_ms": 20});
+                let obj = body.as_object_mut().unwrap();
+                if use_board || both.is_some() {
+                    obj.insert("board".into(), json!(board));
+                }
+                if !use_board || both.is_some() {
+                    obj.insert("moves".into(), json!(moves));
+                }
+                if let Some(t) = to_move {
+                    obj.insert("to_move".into(), json!(t));
+                }
+                if let Some(s) = size {
+                    obj.insert("size".into(), json!(s));
+                }
+                if let Some(r) = rules {
+                    obj.insert("rules".into(), json!(r));
+                }
+                if let Some(d) = depth {
+                    obj.insert("depth".into(), json!(d));
+                }
+                body
+            },
+        )
 }
 
 proptest! {

@@ -107,3 +107,30 @@ fn every_v1_operation_documents_the_401() {
     assert!(operations >= 9, "{operations}");
     assert_eq!(with_401, operations);
 }
+
+/// The searches of one game counted so far, whatever stopped them.
+fn searches_counted(metrics: &str, game: &str) -> u64 {
+    let series = format!("gameai_searches_total{{game=\"{game}\",");
+    metrics
+        .lines()
+        .filter(|l| l.starts_with(&series))
+        .filter_map(|l| l.rsplit(' ').next()?.parse::<u64>().ok())
+        .sum()
+}
+
+#[tokio::test]
+async fn an_analysis_counts_one_search_per_move() {
+    // No other test of this file plays Connect Four: its count moves only here.
+    let app = test_app();
+    let before = searches_counted(&get(&app, "/metrics").await.text, "connect4");
+    let reply = post_json(
+        &app,
+        "/v1/analyze",
+        json!({"game": "connect4", "moves": "12345671234567123456", "depth": 4}),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+    assert_eq!(reply.body["moves"].as_array().unwrap().len(), 20);
+    let after = searches_counted(&get(&app, "/metrics").await.text, "connect4");
+    assert_eq!(after - before, 20);
+}

@@ -325,12 +325,13 @@ async fn a_clock_turns_into_a_share_of_the_time_left() {
     assert!(body["time_ms"].as_u64().unwrap() <= 300, "{body}");
     assert!(wall <= Duration::from_millis(300), "{wall:?}");
 
-    for game in ["othello", "gomoku", "connect4", "tictactoe"] {
+    for game in gameai::games::GameKind::ALL.iter().map(|g| g.name()) {
         let moves = match game {
             "othello" => OTHELLO,
             "gomoku" => "h8 i9",
             "connect4" => "11",
-            _ => "b2",
+            "tictactoe" => "b2",
+            other => panic!("no opening for {other} here: add one"),
         };
         for left in [200, 0] {
             let started = Instant::now();

@@ -16,8 +16,9 @@ use std::time::{Duration, Instant};
 
 use super::{Cache, Query, Want};
 use crate::games::Position;
+use crate::plan::Plan;
 use crate::pool::Pool;
-use crate::search::{Limits, StopFlag};
+use crate::search::StopFlag;
 
 /// Replies pondered after one AI move, at most.
 const REPLIES: usize = 4;
@@ -140,17 +141,14 @@ impl Inner {
                 return;
             };
             let started = Instant::now();
-            let deadline = started + Duration::from_millis(controls.ponder_ms);
+            let plan = Plan::plain(
+                next,
+                controls.depth,
+                Duration::from_millis(controls.ponder_ms),
+                None,
+            );
             let running = self.pool.start_ponder(flag, move |ws, stop| {
-                let limits = Limits {
-                    depth: controls.depth,
-                    deadline: Some(deadline),
-                    nodes: None,
-                    spent: 0,
-                    stop: stop.clone(),
-                    progress: None,
-                };
-                next.search(&limits, ws)
+                plan.run(ws, stop, None, |_| {}).report
             });
             let Some(running) = running else { return };
             let Ok(report) = running.answer().await else {

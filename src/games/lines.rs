@@ -65,19 +65,10 @@ pub fn search_lines(
             continue;
         }
         let left = (moves.len() - i) as u32;
-        let child_limits = Limits {
-            depth: limits.depth.saturating_sub(1).max(1),
-            deadline: limits.deadline.map(|d| {
-                let now = Instant::now();
-                now + d.saturating_duration_since(now) / left
-            }),
-            nodes: limits
-                .nodes
-                .map(|n| n.saturating_sub(limits.spent + spent) / u64::from(left)),
-            spent: 0,
-            stop: limits.stop.clone(),
-            progress: None,
-        };
+        // An even part of what is left, one ply shallower, unheard.
+        let mut child_limits = limits.stage(1.0 / f64::from(left), spent);
+        child_limits.depth = limits.depth.saturating_sub(1).max(1);
+        child_limits.progress = None;
         let report = child.search(&child_limits, ws);
         spent += report.nodes;
         let line = line_of(&before, notation, &child, report);

@@ -14,6 +14,7 @@ pub mod level;
 pub mod lines;
 pub mod notation;
 pub mod othello;
+pub mod rows;
 pub mod spec;
 pub mod tictactoe;
 
@@ -202,6 +203,21 @@ impl GameKind {
     }
 }
 
+/// Stored and sent by its API name.
+impl serde::Serialize for GameKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for GameKind {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = std::borrow::Cow::<str>::deserialize(deserializer)?;
+        Self::from_name(&name)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown game {name:?}")))
+    }
+}
+
 impl Position {
     pub fn describe(&self) -> PositionReport {
         self.game().describe()
@@ -214,20 +230,26 @@ impl Position {
 
     /// Refuses positions where the game is already over.
     pub fn check_ongoing(&self) -> Result<(), PositionError> {
+        match self.game_over() {
+            None => Ok(()),
+            Some(over) => Err(PositionError::new(
+                Part::Board,
+                format!("{over}, there is nothing to search"),
+            )),
+        }
+    }
+
+    /// How the game ended (`the game is over: X has won`), or `None` while
+    /// it goes on.
+    pub fn game_over(&self) -> Option<String> {
         let report = self.describe();
         match report.status {
-            Status::Ongoing => Ok(()),
-            Status::Win => Err(PositionError::new(
-                Part::Board,
-                format!(
-                    "the game is over: {} has won, there is nothing to search",
-                    report.winner.map_or('?', Player::symbol)
-                ),
+            Status::Ongoing => None,
+            Status::Win => Some(format!(
+                "the game is over: {} has won",
+                report.winner.map_or('?', Player::symbol)
             )),
-            Status::Draw => Err(PositionError::new(
-                Part::Board,
-                "the game is over (a draw), there is nothing to search",
-            )),
+            Status::Draw => Some("the game is over (a draw)".to_owned()),
         }
     }
 

@@ -2,6 +2,7 @@
 //! generic search solves it from any position in well under a millisecond.
 
 use super::notation::{cell_name, parse_cell};
+use super::rows::{self, Rows};
 use super::{
     Features, Game, GameInfo, MoveError, Part, Player, PositionError, PositionReport, PositionSpec,
     SearchReport, Status,
@@ -142,84 +143,22 @@ impl TicTacToe {
     }
 
     fn from_rows(rows: &[String], to_move: Option<Player>) -> Result<Self, PositionError> {
-        let err = |d: String| PositionError::new(Part::Board, d);
-        if rows.len() != 3 {
-            return Err(err(format!("tic-tac-toe needs 3 rows, got {}", rows.len())));
-        }
+        let board = Rows::read(rows, 3, 3, "tic-tac-toe")?;
         let mut stones = [0u16; 2];
-        for (r, row) in rows.iter().enumerate() {
-            if row.chars().count() != 3 {
-                return Err(err(format!(
-                    "row {} must have 3 cells, got {:?}",
-                    r + 1,
-                    row
-                )));
-            }
-            for (c, ch) in row.chars().enumerate() {
-                let bit = 1 << (r * 3 + c);
-                match ch {
-                    '.' => {}
-                    'X' | 'x' => stones[0] |= bit,
-                    'O' | 'o' => stones[1] |= bit,
-                    other => {
-                        return Err(err(format!(
-                            "row {} has {other:?}; cells are '.', 'X' or 'O'",
-                            r + 1
-                        )));
-                    }
-                }
-            }
+        for (r, c, player) in board.stones() {
+            stones[usize::from(player == Player::O)] |= 1 << (r * 3 + c);
         }
-        let (xs, os) = (stones[0].count_ones(), stones[1].count_ones());
-        let derived = match xs.checked_sub(os) {
-            Some(0) => Player::X,
-            Some(1) => Player::O,
-            _ => {
-                return Err(err(format!(
-                    "impossible stone counts: {xs} X and {os} O (X moves first, so X has as many stones as O or one more)"
-                )));
-            }
-        };
-        if let Some(given) = to_move.filter(|&p| p != derived) {
-            return Err(PositionError::new(
-                Part::ToMove,
-                format!(
-                    "to_move is {} but the stone counts say {} is to move",
-                    given.symbol(),
-                    derived.symbol()
-                ),
-            ));
-        }
+        let derived = board.side_to_move("stone")?;
+        rows::check_to_move(to_move, derived, "stone")?;
         let pos = Self {
             stones,
             to_move: derived,
         };
-        match (pos.has_won(Player::X), pos.has_won(Player::O)) {
-            (true, true) => return Err(err("both X and O have three in a row".to_owned())),
-            (true, false) | (false, true) => {
-                let winner = if pos.has_won(Player::X) {
-                    Player::X
-                } else {
-                    Player::O
-                };
-                if derived != winner.other() {
-                    return Err(err(format!(
-                        "{} has three in a row, but then it would be {}'s turn; the counts say otherwise",
-                        winner.symbol(),
-                        winner.other().symbol()
-                    )));
-                }
-                // Several lines are possible only if one last stone made them all.
-                let common = pos.lines_of(winner).fold(FULL, |acc, l| acc & l);
-                if common == 0 {
-                    return Err(err(format!(
-                        "{} has lines that no single last move could have completed together",
-                        winner.symbol()
-                    )));
-                }
-            }
-            (false, false) => {}
-        }
+        let won = [pos.has_won(Player::X), pos.has_won(Player::O)];
+        // Several lines are possible only if one last stone made them all.
+        rows::check_win(won, derived, "three in a row", |winner| {
+            pos.lines_of(winner).fold(FULL, |acc, l| acc & l) != 0
+        })?;
         Ok(pos)
     }
 }

@@ -5,6 +5,7 @@
 //! formatting it costs more than answering a cached search; so probes are
 //! always at debug, and the rest can be sampled or turned off.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -50,17 +51,32 @@ impl<B> MakeSpan<B> for AccessSpans {
             .get("x-request-id")
             .and_then(|v| v.to_str().ok())
             .unwrap_or("-");
-        let path = request.uri().path();
+        let path = loggable(request.uri().path());
         let method = request.method();
         // Probes come every few seconds from every orchestrator and
         // balancer: their lines would drown the log at info.
-        if is_probe(path) {
+        if is_probe(&path) {
             tracing::debug_span!("probe", method = %method, path = %path, request_id = %id)
         } else if self.logs_next() {
             tracing::info_span!("request", method = %method, path = %path, request_id = %id)
         } else {
             tracing::debug_span!("quiet", method = %method, path = %path, request_id = %id)
         }
+    }
+}
+
+/// A path as the log keeps it: a session's id is a bearer of access to
+/// the session (with keys off, to anyone who has it), so only a short
+/// prefix of it is written: enough to follow one game through the log.
+fn loggable(path: &str) -> Cow<'_, str> {
+    const KEPT: usize = 8;
+    let Some(rest) = path.strip_prefix("/v1/sessions/") else {
+        return Cow::Borrowed(path);
+    };
+    let (id, tail) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    match id.get(..KEPT) {
+        Some(kept) if id.len() > KEPT => Cow::Owned(format!("/v1/sessions/{kept}…{tail}")),
+        _ => Cow::Borrowed(path),
     }
 }
 
@@ -98,6 +114,21 @@ mod tests {
         assert_eq!(logged_of(AccessLog::Off, 50), 0);
         assert_eq!(logged_of(AccessLog::Sample(10), 100), 10);
         assert_eq!(logged_of(AccessLog::Sample(7), 8), 2);
+    }
+
+    #[test]
+    fn session_ids_are_logged_by_a_short_prefix() {
+        let id = "4b0e8c1a-2f3d-4e5f-8a9b-0c1d2e3f4a5b";
+        assert_eq!(
+            loggable(&format!("/v1/sessions/{id}/moves")),
+            "/v1/sessions/4b0e8c1a…/moves"
+        );
+        assert_eq!(
+            loggable(&format!("/v1/sessions/{id}")),
+            "/v1/sessions/4b0e8c1a…"
+        );
+        assert_eq!(loggable("/v1/sessions"), "/v1/sessions");
+        assert_eq!(loggable("/v1/search"), "/v1/search");
     }
 
     #[test]

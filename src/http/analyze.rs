@@ -2,7 +2,7 @@
 //! at each position, the score before and after the move played, and the
 //! mistakes and blunders.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use axum::extract::State;
 use futures_util::StreamExt;
@@ -16,11 +16,11 @@ use super::bodies::{Moves, Proven, RecordBody, Side};
 use super::caps::{MAX_ANALYZE_MOVES, MAX_NODES};
 use super::error::{ApiError, Problem, Result};
 use super::extract::{Json, optional_object};
-use super::plan::count_shed;
 use super::validate::{self, game_kind, in_range};
 use crate::games::lines::{self, Line};
 use crate::games::{Position, PositionSpec};
-use crate::search::Limits;
+use crate::plan::Plan;
+use crate::runner::{count_shed, finished};
 use crate::vocabulary::{Outcome, SearchReport, Status};
 
 /// Each position's time budget when the request names none.
@@ -199,7 +199,8 @@ async fn analyze_game(
     };
     let positions = replay(start, &moves)?;
 
-    // Two searches per move, `workers` at a time, within the server's cap.
+    // Two searches per move, `workers` at a time, within the server's cap;
+    // each move's pair is one search in the metrics and the log.
     let workers = state.pool.workers() as u64;
     let fair_share = state.config.max_time_ms * workers / (2 * moves.len() as u64);
     let time_ms = requested_ms.min(fair_share).max(1);
@@ -207,22 +208,15 @@ async fn analyze_game(
         futures_util::stream::iter(positions.into_iter().zip(moves.clone()))
             .map(|(position, played)| {
                 let state = state.clone();
+                let plan = Plan::plain(position, depth, Duration::from_millis(time_ms), nodes);
                 async move {
-                    state
+                    let (best, line) = state
                         .pool
                         .run(move |ws, stop| {
-                            let limits = Limits {
-                                depth,
-                                deadline: Some(
-                                    Instant::now() + std::time::Duration::from_millis(time_ms),
-                                ),
-                                nodes,
-                                stop: stop.clone(),
-                                ..Limits::default()
-                            };
-                            let best = position.search(&limits, ws);
+                            let limits = plan.limits(stop, None);
+                            let best = plan.position.search(&limits, ws);
                             let mut line = lines::search_lines(
-                                &position,
+                                &plan.position,
                                 std::slice::from_ref(&played),
                                 &limits,
                                 ws,
@@ -231,8 +225,9 @@ async fn analyze_game(
                             (best, line.remove(0))
                         })
                         .await
-                        .inspect_err(|e| count_shed(kind, *e))
-                        .map_err(ApiError::from)
+                        .inspect_err(|e| count_shed(kind, *e))?;
+                    finished(kind, &best);
+                    Ok((best, line))
                 }
             })
             .buffered(state.pool.workers())

@@ -17,7 +17,7 @@ use super::bodies::{SearchRequest, SearchResponse};
 use super::caps::MAX_BATCH_ITEMS;
 use super::error::{ApiError, Problem, Reported, Result};
 use super::extract::{Json, from_object};
-use super::plan::{Plan, run_plan};
+use super::plan::plan_of;
 use super::validate::in_range;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -142,7 +142,7 @@ async fn run_item(
     request: SearchRequest,
     deadline: Instant,
 ) -> Result<SearchResponse> {
-    let mut plan = Plan::new(state, &request)?;
+    let mut plan = plan_of(state, &request)?;
     let left = deadline
         .saturating_duration_since(Instant::now())
         .as_millis() as u64;
@@ -152,5 +152,5 @@ async fn run_item(
         ));
     }
     plan.time_ms = plan.time_ms.min(left);
-    Ok(run_plan(state, plan).await?.into())
+    Ok(state.runner.run(plan).await?.into())
 }

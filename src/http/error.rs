@@ -19,7 +19,7 @@ use utoipa::ToSchema;
 
 use crate::games::{Part, PositionError};
 use crate::pool::PoolError;
-use crate::sessions::StoreError;
+use crate::sessions::{SessionError, StoreError};
 
 pub type Result<T, E = ApiError> = std::result::Result<T, E>;
 
@@ -66,6 +66,9 @@ pub enum ApiError {
     /// The session store refused or failed.
     #[error("session store")]
     Store(#[from] StoreError),
+    /// A session change the store did not confirm: it may have applied.
+    #[error("{0}")]
+    Unconfirmed(String),
     /// Never caused by client input: logged, its detail kept private.
     #[error("{context}")]
     Internal {
@@ -73,6 +76,20 @@ pub enum ApiError {
         #[source]
         source: BoxError,
     },
+}
+
+impl From<SessionError> for ApiError {
+    fn from(e: SessionError) -> Self {
+        match e {
+            SessionError::Conflict(detail) => Self::Conflict(detail),
+            SessionError::Invalid { field, detail } => Self::InvalidField { field, detail },
+            SessionError::Position(e) => Self::Position(e),
+            SessionError::Store(e) => Self::Store(e),
+            SessionError::Pool(e) => Self::Pool(e),
+            SessionError::Unconfirmed(detail) => Self::Unconfirmed(detail),
+            SessionError::Internal { context, source } => Self::Internal { context, source },
+        }
+    }
 }
 
 impl ApiError {
@@ -104,22 +121,33 @@ impl ApiError {
             Self::InvalidField { .. } | Self::Position(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Self::Overloaded(_)
             | Self::Pool(PoolError::Overloaded | PoolError::ShuttingDown | PoolError::TimedOut)
-            | Self::Store(StoreError::Unavailable(_)) => StatusCode::SERVICE_UNAVAILABLE,
+            | Self::Store(StoreError::Unavailable(_) | StoreError::Refused(_)) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
+            // The store may still apply the change: not a refusal.
+            Self::Unconfirmed(_) | Self::Store(StoreError::Unknown(_)) => {
+                StatusCode::GATEWAY_TIMEOUT
+            }
             Self::Internal { .. }
             | Self::Pool(PoolError::Failed)
             | Self::Store(StoreError::Corrupt(_)) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 
-    /// The problem document this error renders as.
+    /// The problem document this error renders as, its texts bounded
+    /// (see [`bounded`]) whatever the client sent.
     pub fn problem(&self) -> Problem {
         let status = self.status_code();
+        let mut errors = self.field_problems();
+        for e in &mut errors {
+            e.message = bounded(&e.message);
+        }
         Problem {
             kind: "about:blank".to_owned(),
             title: status.canonical_reason().unwrap_or("Error").to_owned(),
             status: status.as_u16(),
-            detail: self.detail(),
-            errors: self.field_problems(),
+            detail: bounded(&self.detail()),
+            errors,
         }
     }
 
@@ -141,7 +169,13 @@ impl ApiError {
                 "the session changed while this request ran (it is now at version {current}); read it again and retry"
             ),
             Self::Store(StoreError::Unavailable(_)) => {
-                "the session store is unreachable; sessions are unavailable for now, stateless search still works".to_owned()
+                "the session store is unreachable; sessions are unavailable for now (nothing changed), stateless search still works".to_owned()
+            }
+            Self::Store(StoreError::Refused(_)) => {
+                "the session store refused the change; nothing changed: retry shortly".to_owned()
+            }
+            Self::Store(StoreError::Unknown(_)) => {
+                "the session store did not confirm the change in time: it may have been applied; read the session back".to_owned()
             }
             Self::Position(e) => e.detail.clone(),
             _ if self.status_code() == StatusCode::INTERNAL_SERVER_ERROR => {
@@ -167,13 +201,64 @@ impl ApiError {
     /// cause, an unreachable store as a warning, the client's mistakes
     /// only at debug level.
     pub fn log(&self) {
-        if let Self::Store(StoreError::Unavailable(cause)) = self {
+        if let Self::Store(
+            StoreError::Unavailable(cause)
+            | StoreError::Refused(cause)
+            | StoreError::Unknown(cause),
+        ) = self
+        {
             tracing::warn!(%cause, "session store unavailable");
         } else if self.status_code() == StatusCode::INTERNAL_SERVER_ERROR {
             tracing::error!(cause = %Chain(self), "internal error");
         } else {
             tracing::debug!(status = self.status_code().as_u16(), error = %Chain(self), "request refused");
         }
+    }
+}
+
+/// The longest quoted value an error repeats, in characters.
+const QUOTE_CHARS: usize = 48;
+/// The longest message an error carries, in characters.
+const MESSAGE_CHARS: usize = 1000;
+
+/// A message as an answer may carry it: each quoted value (`"..."`, as
+/// `{value:?}` and serde write them) cut to a short prefix, and the whole
+/// cut to a bound, so an error answer stays small whatever the client sent.
+pub fn bounded(message: &str) -> String {
+    let mut out = String::with_capacity(message.len().min(MESSAGE_CHARS + 8));
+    let mut quoted = None::<usize>;
+    let mut escaped = false;
+    for ch in message.chars() {
+        match quoted {
+            None => {
+                if ch == '"' {
+                    quoted = Some(0);
+                }
+                out.push(ch);
+            }
+            Some(n) => {
+                let closes = ch == '"' && !escaped;
+                escaped = ch == '\\' && !escaped;
+                if closes {
+                    quoted = None;
+                    out.push(ch);
+                } else if n < QUOTE_CHARS {
+                    out.push(ch);
+                    quoted = Some(n + 1);
+                } else if n == QUOTE_CHARS {
+                    out.push('…');
+                    quoted = Some(n + 1);
+                }
+            }
+        }
+    }
+    match out.char_indices().nth(MESSAGE_CHARS) {
+        Some((cut, _)) => {
+            out.truncate(cut);
+            out.push('…');
+            out
+        }
+        None => out,
     }
 }
 
@@ -268,7 +353,8 @@ pub fn problem_response(status: StatusCode, detail: String, errors: Vec<FieldPro
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status_code();
-        let mut response = problem_response(status, self.detail(), self.field_problems());
+        let problem = self.problem();
+        let mut response = problem_response(status, problem.detail, problem.errors);
         if status == StatusCode::UNAUTHORIZED {
             response
                 .headers_mut()
@@ -334,5 +420,26 @@ mod tests {
         assert_eq!(problem.status, 422);
         assert_eq!(problem.errors[0].field, "depth");
         assert_eq!(problem.errors[0].message, problem.detail);
+    }
+
+    #[test]
+    fn errors_quote_a_short_prefix_of_a_value_whatever_its_length() {
+        let long = "x".repeat(65_000);
+        let problem = ApiError::invalid(
+            "game",
+            format!("unknown game {long:?}; this server plays tictactoe"),
+        )
+        .problem();
+        assert!(problem.detail.len() < 200, "{}", problem.detail);
+        assert!(
+            problem.detail.ends_with("…\"; this server plays tictactoe"),
+            "{}",
+            problem.detail
+        );
+        assert_eq!(problem.errors[0].message, problem.detail);
+        let unquoted = ApiError::invalid("moves", format!("move 1 ({long}): not a cell")).problem();
+        assert!(unquoted.detail.chars().count() <= MESSAGE_CHARS + 1);
+        // Escaped quotes stay inside their value; short values are whole.
+        assert_eq!(bounded(r#"got "a\"b" and "c""#), r#"got "a\"b" and "c""#);
     }
 }

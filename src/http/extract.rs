@@ -6,7 +6,10 @@ use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde::de::DeserializeOwned;
+use std::borrow::Cow;
+
+use serde::de::{DeserializeOwned, Error as _, MapAccess, SeqAccess, Visitor};
+use serde::{Deserialize, Deserializer};
 
 use super::error::{ApiError, Result};
 
@@ -24,17 +27,102 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Json<T> {
             ));
         }
         let bytes = body(request, state).await?;
-        // A well-formed body is read straight into `T`, once. Only one that
-        // fails is read again as a value, so that its problem is the one
-        // described for the body as a whole (and duplicate keys keep the
-        // last-one-wins reading of a JSON value).
-        if bytes.trim_ascii_start().first() == Some(&b'{')
-            && let Ok(body) = serde_json::from_slice(&bytes)
-        {
-            return Ok(Json(body));
+        read_object(&bytes).map(Json)
+    }
+}
+
+/// Reads `T` from a body that must be a JSON object without duplicate
+/// keys. A well-formed body is read straight into `T`, once; only one that
+/// fails is read again, so that its problem is the one described for the
+/// body as a whole, with the path of the field at fault.
+fn read_object<T: DeserializeOwned>(bytes: &[u8]) -> Result<T> {
+    no_duplicate_keys(bytes)?;
+    if bytes.trim_ascii_start().first() == Some(&b'{')
+        && let Ok(body) = serde_json::from_slice(bytes)
+    {
+        return Ok(body);
+    }
+    let axum::Json(value) = axum::Json::<serde_json::Value>::from_bytes(bytes)?;
+    from_object(value)
+}
+
+/// Refuses a body that gives a key twice in one object: a JSON reader
+/// would keep the last, so `{"game":"tictactoe","game":"connect4"}` would
+/// search Connect Four while looking like tic-tac-toe.
+fn no_duplicate_keys(bytes: &[u8]) -> Result<()> {
+    let mut reader = serde_json::Deserializer::from_slice(bytes);
+    match NoDuplicates::deserialize(&mut reader) {
+        Err(e) if e.is_data() => Err(ApiError::BadRequest(e.to_string())),
+        // Syntax errors are described when the body is read.
+        _ => Ok(()),
+    }
+}
+
+/// Any JSON value, read only to check that no object repeats a key.
+struct NoDuplicates;
+
+impl<'de> Deserialize<'de> for NoDuplicates {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> std::result::Result<Self, D::Error> {
+        deserializer.deserialize_any(NoDuplicatesVisitor)
+    }
+}
+
+struct NoDuplicatesVisitor;
+
+impl<'de> Visitor<'de> for NoDuplicatesVisitor {
+    type Value = NoDuplicates;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(
+        self,
+        mut map: A,
+    ) -> std::result::Result<NoDuplicates, A::Error> {
+        let mut keys: Vec<Cow<'de, str>> = Vec::new();
+        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+            if keys.contains(&key) {
+                return Err(A::Error::custom(format!(
+                    "the key {key:?} is given twice in one object; give each key once"
+                )));
+            }
+            keys.push(key);
+            map.next_value::<NoDuplicates>()?;
         }
-        let axum::Json(value) = axum::Json::<serde_json::Value>::from_bytes(&bytes)?;
-        from_object(value).map(Json)
+        Ok(NoDuplicates)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(
+        self,
+        mut seq: A,
+    ) -> std::result::Result<NoDuplicates, A::Error> {
+        while seq.next_element::<NoDuplicates>()?.is_some() {}
+        Ok(NoDuplicates)
+    }
+
+    fn visit_bool<E>(self, _: bool) -> std::result::Result<NoDuplicates, E> {
+        Ok(NoDuplicates)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> std::result::Result<NoDuplicates, E> {
+        Ok(NoDuplicates)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> std::result::Result<NoDuplicates, E> {
+        Ok(NoDuplicates)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> std::result::Result<NoDuplicates, E> {
+        Ok(NoDuplicates)
+    }
+
+    fn visit_str<E>(self, _: &str) -> std::result::Result<NoDuplicates, E> {
+        Ok(NoDuplicates)
+    }
+
+    fn visit_unit<E>(self) -> std::result::Result<NoDuplicates, E> {
+        Ok(NoDuplicates)
     }
 }
 
@@ -88,19 +176,27 @@ impl<S: Send + Sync, T: DeserializeOwned + Default> FromRequest<S> for OptionalJ
                     .to_owned(),
             ));
         }
-        let axum::Json(value) = axum::Json::<serde_json::Value>::from_bytes(&bytes)?;
-        from_object(value).map(Self)
+        read_object(&bytes).map(Self)
     }
 }
 
-/// Reads `T` from a JSON value that must be an object.
+/// Reads `T` from a JSON value that must be an object; a field of the
+/// wrong type is named by its path (`ai.depth: invalid type ...`).
 pub fn from_object<T: DeserializeOwned>(value: serde_json::Value) -> Result<T> {
     if !value.is_object() {
         return Err(ApiError::BadRequest(
             "the body must be a JSON object".to_owned(),
         ));
     }
-    serde_json::from_value(value).map_err(|e| ApiError::BadRequest(e.to_string()))
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        ApiError::BadRequest(if path == "." {
+            inner.to_string()
+        } else {
+            format!("{path}: {inner}")
+        })
+    })
 }
 
 /// For a nested object field: `null` or an object, never an array.
@@ -109,7 +205,6 @@ where
     D: serde::Deserializer<'de>,
     T: DeserializeOwned,
 {
-    use serde::Deserialize;
     use serde::de::Error;
     match Option::<serde_json::Value>::deserialize(deserializer)? {
         None | Some(serde_json::Value::Null) => Ok(None),

@@ -12,7 +12,6 @@ use utoipa_axum::routes;
 
 use super::AppState;
 use super::extract::Json;
-use crate::sessions::Store;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

@@ -46,6 +46,32 @@ fn mix(mut z: u64) -> u64 {
 
 static REQUESTS: AtomicU64 = AtomicU64::new(0);
 
+/// The longest request id a client may choose.
+const MAX_REQUEST_ID: usize = 64;
+
+/// A client's `x-request-id` is kept only when short and plain (letters,
+/// digits, `-`, `_`, `.`, `:`; at most 64 bytes); anything else is
+/// dropped, so that [`RequestIds`] gives the request one of ours and no
+/// log line or answer carries what a client chose to inject.
+pub fn plain_request_id<B>(mut request: Request<B>) -> Request<B> {
+    let plain = |id: &[u8]| {
+        !id.is_empty()
+            && id.len() <= MAX_REQUEST_ID
+            && id
+                .iter()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b':'))
+    };
+    let headers = request.headers();
+    let ids = headers.get_all(X_REQUEST_ID);
+    let keep = ids.iter().count() == 1 && ids.iter().all(|v| plain(v.as_bytes()));
+    if !keep && headers.contains_key(X_REQUEST_ID) {
+        request.headers_mut().remove(X_REQUEST_ID);
+    }
+    request
+}
+
+const X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
 impl MakeRequestId for RequestIds {
     fn make_request_id<B>(&mut self, _: &Request<B>) -> Option<RequestId> {
         let n = REQUESTS.fetch_add(1, Ordering::Relaxed);

@@ -13,7 +13,9 @@
 //! - `stream`: `POST /v1/search/stream`, a search as Server-Sent Events.
 //! - `batch`: `POST /v1/search/batch`, many searches in one request.
 //! - `analyze`: `POST /v1/analyze`, a whole game reviewed move by move.
-//! - `sessions`: `/v1/sessions/...`, whole games kept on the server.
+//! - `sessions`: `/v1/sessions/...`, whole games kept on the server (the
+//!   operations themselves are in `crate::sessions`; this maps bodies and
+//!   answers).
 //! - `health`: `GET /healthz`, `GET /readyz`, `GET /openapi.yaml`.
 //! - `metrics`: `GET /metrics`, and the recorder and request counter
 //!   behind it.
@@ -25,8 +27,8 @@
 //! Shared modules, which import no route module:
 //! - `bodies`: body parts several routes use (`Side`, `Moves`, a position
 //!   request, `SearchRequest`, `SearchResponse`, `Proven`).
-//! - `plan`: the search plan: a search request checked once, run on the
-//!   pool, recorded and logged when it finishes.
+//! - `plan`: a search request's fields checked once into a
+//!   [`crate::plan::Plan`], which `crate::runner` answers, counts and logs.
 //! - `validate`: checks every route words the same way (a game's name, a
 //!   value in range, a search's depth and time budget).
 //! - `caps`: the server's fixed caps, as `GET /v1/limits` reports them.
@@ -38,6 +40,8 @@
 //! - `access_log`: which requests are access-logged, and the line.
 //! - `keys`: the API key check, which names the client.
 //! - `quota`: per-client quotas, 429 and the `RateLimit` headers.
+//! - `server`: the socket side: connection bounds (header timeout and
+//!   size, open connections) and problem+json for hyper's own errors.
 //!
 //! This file holds what ties them together: the state every handler
 //! shares, the OpenAPI document and `app`.
@@ -58,6 +62,7 @@ mod page;
 mod plan;
 mod positions;
 mod quota;
+pub mod server;
 mod sessions;
 mod stream;
 mod validate;
@@ -71,7 +76,7 @@ use axum::extract::DefaultBodyLimit;
 use axum::middleware::{from_fn, from_fn_with_state};
 use axum::response::IntoResponse;
 use tower::ServiceBuilder;
-use tower::util::MapResponseLayer;
+use tower::util::{MapRequestLayer, MapResponseLayer};
 use tower_http::CompressionLevel;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
@@ -87,7 +92,8 @@ use crate::cache::{Cache, Ponder};
 use crate::config::Config;
 use crate::games::GameKind;
 use crate::pool::Pool;
-use crate::sessions::Sessions;
+use crate::runner::Runner;
+use crate::sessions::{SessionStore, Sessions};
 
 /// Handles shared by every request, behind one `Arc`: routes and layers
 /// clone the state for every request, and one count is all that costs.
@@ -105,11 +111,12 @@ impl std::ops::Deref for AppState {
 pub struct Shared {
     pub config: Arc<Config>,
     pub pool: Pool,
-    pub sessions: Sessions,
     /// Earlier searches, answering later requests for the same position.
     pub cache: Cache,
-    /// Searches the player's likely replies while a session waits.
-    pub ponder: Ponder,
+    /// Answers search plans from the book, the cache or the pool.
+    pub runner: Runner,
+    /// The session operations over the configured store.
+    pub sessions: Sessions,
     /// Raised on SIGTERM: readiness turns false.
     pub shutting_down: Arc<AtomicBool>,
     keys: Arc<keys::Keyring>,
@@ -135,7 +142,7 @@ impl AppState {
     /// If the session or cache store's URL cannot be read (the config
     /// parser refuses such URLs before this).
     pub fn with_pool(config: Config, pool: Pool) -> Self {
-        let sessions = Sessions::open(
+        let store = SessionStore::open(
             config.session_store.as_deref(),
             config.session_ttl,
             config.max_sessions,
@@ -148,9 +155,14 @@ impl AppState {
         )
         .expect("the cache store URL is valid");
         let ponder = Ponder::new(cache.clone(), pool.clone(), config.ponder);
+        let runner = Runner {
+            pool: pool.clone(),
+            cache: cache.clone(),
+        };
+        let sessions = Sessions::new(store, runner.clone(), ponder, config.max_time_ms);
         Self(Arc::new(Shared {
             cache,
-            ponder,
+            runner,
             keys: Arc::new(keys::Keyring::from_config(&config)),
             quotas: quota::Quotas::from_config(&config).map(Arc::new),
             config: Arc::new(config),
@@ -222,7 +234,8 @@ pub fn app(state: AppState) -> Router {
         config.max_time_ms.saturating_mul(2).saturating_add(30_000),
     ));
 
-    // Outermost first: every request gets an id, then a span that logs it,
+    // Outermost first: a client's request id is kept only if plain, every
+    // request gets an id, then a span that logs it,
     // the id is echoed back, the errors responses carry are logged (inside
     // the span, so with the id; outside the panic catcher, so a panic is
     // logged too), panics become 500s, bare error statuses from lower
@@ -230,6 +243,7 @@ pub fn app(state: AppState) -> Router {
     // Compression sits just inside the id and the span, so the logged
     // response and its errors are the uncompressed ones.
     let middleware = ServiceBuilder::new()
+        .layer(MapRequestLayer::new(middleware::plain_request_id))
         .layer(SetRequestIdLayer::x_request_id(
             middleware::RequestIds::new(),
         ))
@@ -306,7 +320,8 @@ mod tests {
     use tracing_subscriber::fmt::MakeWriter;
 
     use super::*;
-    use crate::sessions::{AiPlays, AiSettings, Session, Store, new_id, now_rfc3339};
+    use crate::plan::Strength;
+    use crate::sessions::{AiPlays, AiSettings, Session, SessionId, Store, now_rfc3339};
 
     /// Log output gathered in memory.
     #[derive(Clone, Default)]
@@ -356,8 +371,9 @@ mod tests {
             // A stored session whose moves no longer replay: only the
             // server can be at fault.
             let session = Session {
-                id: new_id(),
-                game: "tictactoe".to_owned(),
+                id: SessionId::new(),
+                owner: None,
+                game: GameKind::TicTacToe,
                 size: None,
                 rules: None,
                 start_board: Some(vec!["...".to_owned(); 3]),
@@ -366,16 +382,18 @@ mod tests {
                 ai_evals: Vec::new(),
                 ai: AiSettings {
                     plays: AiPlays::O,
-                    depth: 1,
-                    time_ms: 100,
-                    level: None,
-                    clock: None,
+                    strength: Strength {
+                        depth: 1,
+                        time_ms: 100,
+                        level: None,
+                        clock: None,
+                    },
                 },
                 version: 1,
                 created_at: now_rfc3339(),
                 updated_at: now_rfc3339(),
             };
-            state.sessions.create(&session).await.unwrap();
+            state.sessions.store().create(&session).await.unwrap();
             let app = app(state);
             let request = Request::get(format!("/v1/sessions/{}", session.id))
                 .body(Body::empty())

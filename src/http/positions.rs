@@ -12,7 +12,7 @@ use super::bodies::{GameStatus, PositionRequest, SearchRequest, SearchResponse, 
 use super::caps::{MAX_ANALYZE_MOVES, MAX_BATCH_ITEMS, MAX_MULTI_PV, MAX_NODES};
 use super::error::{Problem, Result};
 use super::extract::Json;
-use super::plan::{Plan, run_plan};
+use super::plan::plan_of;
 use super::validate;
 use crate::games::{GameInfo, GameKind, Position, PositionReport, level};
 
@@ -183,8 +183,8 @@ async fn find_best_move(
     State(state): State<AppState>,
     Json(request): Json<SearchRequest>,
 ) -> Result<Json<SearchResponse>> {
-    let plan = Plan::new(&state, &request)?;
-    let answer = run_plan(&state, plan).await?;
+    let plan = plan_of(&state, &request)?;
+    let answer = state.runner.run(plan).await?;
     Ok(Json(answer.into()))
 }
 

@@ -20,7 +20,7 @@ use axum::response::Response;
 use governor::clock::{Clock, DefaultClock};
 use governor::middleware::StateInformationMiddleware;
 use governor::state::keyed::DefaultKeyedStateStore;
-use governor::{Quota as Bucket, RateLimiter};
+use governor::{NotUntil, Quota as Bucket, RateLimiter};
 
 use super::AppState;
 use super::error::problem_response;
@@ -88,9 +88,15 @@ impl Quotas {
     }
 
     fn client(&self, request: &Request) -> Client {
-        if let Some(key) = request.extensions().get::<ClientKey>() {
-            return Client::Key(*key);
+        match request.extensions().get::<ClientKey>() {
+            Some(key) => Client::Key(*key),
+            None => self.address(request),
         }
+    }
+
+    /// The client as its address: the nearest proxy's word when trusted,
+    /// else the peer's.
+    fn address(&self, request: &Request) -> Client {
         if self.trust_forwarded
             && let Some(ip) = forwarded_for(request.headers())
         {
@@ -100,6 +106,38 @@ impl Quotas {
             .extensions()
             .get::<ConnectInfo<SocketAddr>>()
             .map_or(Client::Unknown, |c| Client::Address(c.0.ip()))
+    }
+
+    /// Charges a request that brought no valid key to its address's
+    /// bucket: the 429 to send when the bucket is empty.
+    pub fn charge_address(&self, request: &Request) -> Option<Response> {
+        self.sweep_now_and_then();
+        self.limiter
+            .check_key(&self.address(request))
+            .err()
+            .map(|not_until| self.refusal(not_until))
+    }
+
+    /// The 429 for a client whose bucket is empty until `not_until`.
+    fn refusal(&self, not_until: NotUntil<<DefaultClock as Clock>::Instant>) -> Response {
+        metrics::counter!("gameai_rate_limit_total", "outcome" => "limited").increment(1);
+        let wait = not_until.wait_time_from(self.clock.now());
+        // Whole seconds, rounded up: a client that waits that long is served.
+        let retry_after = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+        let retry_after = retry_after.max(1);
+        let mut response = problem_response(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!(
+                "this client is over its quota of {} requests a second (bursts of {}); retry after {retry_after} s",
+                self.rate, self.burst
+            ),
+            Vec::new(),
+        );
+        let headers = response.headers_mut();
+        headers.insert(header::RETRY_AFTER, HeaderValue::from(retry_after));
+        headers.insert(RATELIMIT_POLICY, self.policy());
+        headers.insert(RATELIMIT, ratelimit(0, retry_after));
+        response
     }
 
     fn sweep_now_and_then(&self) {
@@ -175,26 +213,7 @@ pub async fn enforce(State(state): State<AppState>, request: Request, next: Next
             headers.insert(RATELIMIT, ratelimit(remaining, refill.ceil() as u64));
             response
         }
-        Err(not_until) => {
-            metrics::counter!("gameai_rate_limit_total", "outcome" => "limited").increment(1);
-            let wait = not_until.wait_time_from(quotas.clock.now());
-            // Whole seconds, rounded up: a client that waits that long is served.
-            let retry_after = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
-            let retry_after = retry_after.max(1);
-            let mut response = problem_response(
-                StatusCode::TOO_MANY_REQUESTS,
-                format!(
-                    "this client is over its quota of {} requests a second (bursts of {}); retry after {retry_after} s",
-                    quotas.rate, quotas.burst
-                ),
-                Vec::new(),
-            );
-            let headers = response.headers_mut();
-            headers.insert(header::RETRY_AFTER, HeaderValue::from(retry_after));
-            headers.insert(RATELIMIT_POLICY, quotas.policy());
-            headers.insert(RATELIMIT, ratelimit(0, retry_after));
-            response
-        }
+        Err(not_until) => quotas.refusal(not_until),
     }
 }
 

@@ -25,7 +25,8 @@ use super::AppState;
 use super::bodies::{ClockBody, LineBody, Moves, Randomize, SearchRequest, SearchResponse, Side};
 use super::error::{ApiError, Problem, Result};
 use super::extract::Json;
-use super::plan::{Plan, count_shed, finished};
+use super::plan::plan_of;
+use crate::runner::{count_shed, finished};
 use crate::search::{Progress, ProgressSink};
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -216,7 +217,7 @@ fn stream(
     state: &AppState,
     request: &SearchRequest,
 ) -> Result<Sse<impl Stream<Item = std::result::Result<Event, Infallible>> + use<>>> {
-    let plan = Plan::new(state, request)?;
+    let plan = plan_of(state, request)?;
     let kind = plan.kind;
     let (tx, rx) = mpsc::unbounded_channel::<Event>();
     let start = Instant::now();
@@ -236,7 +237,7 @@ fn stream(
     let line_tx = tx.clone();
     let running = state
         .pool
-        .start(move |ws, stop| {
+        .start(1, move |ws, stop| {
             plan.run(ws, stop, Some(sink), |line| {
                 let _ = line_tx.send(event("line", &LineBody::from(line.clone())));
             })

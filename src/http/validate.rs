@@ -5,7 +5,8 @@
 use super::AppState;
 use super::bodies::{ClockBody, PositionRequest, RecordBody};
 use super::error::{ApiError, Result};
-use crate::games::{GameKind, Position};
+use crate::games::{GameKind, Position, level};
+use crate::plan::Strength;
 use crate::records::{self, Hints, Record};
 use crate::search::GameClock;
 
@@ -42,11 +43,15 @@ pub fn in_range(field: &'static str, value: i64, max: u64) -> Result<u64> {
 /// A search's depth in plies: checked against the game's cap, or the
 /// game's default.
 pub fn depth(kind: GameKind, depth: Option<i64>) -> Result<u32> {
-    let info = kind.info();
-    match depth {
-        Some(d) => Ok(in_range("depth", d, u64::from(info.max_depth))? as u32),
-        None => Ok(info.default_depth),
-    }
+    Ok(checked_depth("depth", kind, depth)?.unwrap_or(kind.info().default_depth))
+}
+
+fn checked_depth(field: &'static str, kind: GameKind, depth: Option<i64>) -> Result<Option<u32>> {
+    let max = u64::from(kind.info().max_depth);
+    Ok(depth
+        .map(|d| in_range(field, d, max))
+        .transpose()?
+        .map(|d| d as u32))
 }
 
 /// A search's time budget in milliseconds: checked against the server's
@@ -56,6 +61,61 @@ pub fn time_ms(state: &AppState, time_ms: Option<i64>, default: u64) -> Result<u
         Some(t) => in_range("time_ms", t, state.config.max_time_ms),
         None => Ok(default),
     }
+}
+
+/// The names of a request's strength fields, as its errors call them.
+pub struct StrengthFields {
+    pub depth: &'static str,
+    pub time_ms: &'static str,
+    pub level: &'static str,
+    pub clock: &'static str,
+}
+
+/// A search request's own fields.
+pub const SEARCH_FIELDS: StrengthFields = StrengthFields {
+    depth: "depth",
+    time_ms: "time_ms",
+    level: "level",
+    clock: "clock",
+};
+
+/// A session's `ai` settings.
+pub const AI_FIELDS: StrengthFields = StrengthFields {
+    depth: "ai.depth",
+    time_ms: "ai.time_ms",
+    level: "ai.level",
+    clock: "ai.clock",
+};
+
+/// A client's depth, time, level and clock, each checked against its range
+/// and named as `fields` says, completed into a [`Strength`].
+pub fn strength(
+    state: &AppState,
+    kind: GameKind,
+    fields: &StrengthFields,
+    depth: Option<i64>,
+    time_ms: Option<i64>,
+    level: Option<i64>,
+    clock_body: Option<&ClockBody>,
+) -> Result<Strength> {
+    let max_time_ms = state.config.max_time_ms;
+    let depth = checked_depth(fields.depth, kind, depth)?;
+    let time_ms = time_ms
+        .map(|t| in_range(fields.time_ms, t, max_time_ms))
+        .transpose()?;
+    let level = level
+        .map(|l| in_range(fields.level, l, u64::from(level::MAX)))
+        .transpose()?
+        .map(|l| l as u8);
+    let clock = clock_body.map(|c| clock(fields.clock, c)).transpose()?;
+    Ok(Strength::new(
+        kind,
+        depth,
+        time_ms,
+        level,
+        clock,
+        max_time_ms,
+    ))
 }
 
 /// A game clock, each value within its range; `field` is where the
@@ -91,30 +151,6 @@ pub fn clock(field: &'static str, body: &ClockBody) -> Result<GameClock> {
         increment_ms: millis("increment_ms", body.increment_ms.unwrap_or(0))?,
         moves_to_go,
     })
-}
-
-/// A move's time budget from a clock, within the server's cap and, when
-/// the request also gave one, within `time_ms`.
-pub fn clock_budget(state: &AppState, clock: &GameClock, time_ms: Option<u64>) -> u64 {
-    clock
-        .move_budget_ms()
-        .min(state.config.max_time_ms)
-        .min(time_ms.unwrap_or(u64::MAX))
-}
-
-/// A search's depth and time budget from a request's optional values:
-/// each checked against its cap, or the game's default.
-pub fn search_budget(
-    state: &AppState,
-    kind: GameKind,
-    depth_plies: Option<i64>,
-    time_budget_ms: Option<i64>,
-) -> Result<(u32, u64)> {
-    let default_ms = kind.info().default_time_ms.min(state.config.max_time_ms);
-    Ok((
-        depth(kind, depth_plies)?,
-        time_ms(state, time_budget_ms, default_ms)?,
-    ))
 }
 
 /// Reads a request's `record` as a game of `kind`, with the request's

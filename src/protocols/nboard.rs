@@ -19,8 +19,9 @@ use crate::games::othello::Othello;
 use crate::games::{
     Game, GameKind, Position, PositionSpec, ProvenView, SearchReport, Status, Stopped,
 };
+use crate::plan::Plan;
 use crate::records::{self, Format};
-use crate::search::{Limits, Progress, ProgressSink, StopFlag, WIN_THRESHOLD, Workspace};
+use crate::search::{Progress, ProgressSink, StopFlag, WIN_THRESHOLD, Workspace};
 
 /// Words that stop a running search as soon as they are read.
 const STOP_WORDS: &[&str] = &["ping", "quit"];
@@ -141,6 +142,11 @@ impl Engine {
         }
     }
 
+    /// A search of the position `depth` plies deep within the time cap.
+    fn plan(&self, depth: u32) -> Plan {
+        Plan::plain(self.position.clone(), depth, self.max_time, None)
+    }
+
     /// `go`: the move to play, with thinking output as the search deepens.
     /// The move is not played: the GUI sends it back with `move`.
     fn go(&mut self, at: Instant, input: &Input) -> io::Result<()> {
@@ -151,24 +157,19 @@ impl Engine {
         say("status gameai is thinking")?;
         let stop = StopFlag::new();
         let thinking = input.thinking(&stop);
-        let limits = Limits {
-            depth: self.depth,
-            deadline: Some(at + self.max_time),
-            nodes: None,
-            spent: 0,
-            stop,
-            progress: Some(ProgressSink::new(|p: Progress| {
-                // A proof's disc count comes with the answer.
-                if p.score.abs() < WIN_THRESHOLD {
-                    let _ = say(format!(
-                        "search {} {:.2} 0 {}",
-                        pv_text(&p.pv),
-                        p.score as f64 / UNITS_PER_DISC,
-                        p.depth
-                    ));
-                }
-            })),
-        };
+        let sink = ProgressSink::new(|p: Progress| {
+            // A proof's disc count comes with the answer.
+            if p.score.abs() < WIN_THRESHOLD {
+                let _ = say(format!(
+                    "search {} {:.2} 0 {}",
+                    pv_text(&p.pv),
+                    p.score as f64 / UNITS_PER_DISC,
+                    p.depth
+                ));
+            }
+        });
+        let plan = self.plan(self.depth);
+        let limits = plan.limits_from(at, &stop, Some(sink));
         let report = self.position.search(&limits, &mut self.ws);
         drop(thinking);
         let seconds = at.elapsed().as_secs_f64();
@@ -199,17 +200,9 @@ impl Engine {
         say("status gameai is thinking")?;
         let stop = StopFlag::new();
         let thinking = input.thinking(&stop);
-        let deadline = at + self.max_time;
         // A line of depth d is its move and a search d - 1 deep.
         for depth in 2..=self.depth.max(2) {
-            let limits = Limits {
-                depth,
-                deadline: Some(deadline),
-                nodes: None,
-                spent: 0,
-                stop: stop.clone(),
-                progress: None,
-            };
+            let limits = self.plan(depth).limits_from(at, &stop, None);
             let scored = lines::search_lines(&self.position, &moves, &limits, &mut self.ws, |_| {});
             let cut = scored
                 .iter()

@@ -21,8 +21,9 @@ use std::time::{Duration, Instant};
 use super::{Input, Line, PbrainArgs, say};
 use crate::games::gomoku::{Gomoku, Rules, SIZES};
 use crate::games::notation::{cell_name, parse_cell};
-use crate::games::{Game, Outcome, Player, PositionSpec, SearchReport};
-use crate::search::{Limits, Progress, ProgressSink, StopFlag, WIN, WIN_THRESHOLD, Workspace};
+use crate::games::{Game, Outcome, Player, Position, PositionSpec, SearchReport};
+use crate::plan::Plan;
+use crate::search::{GameClock, Progress, ProgressSink, StopFlag, WIN, WIN_THRESHOLD, Workspace};
 
 /// Words that stop a running search as soon as they are read.
 const STOP_WORDS: &[&str] = &["STOP", "YXSTOP", "END"];
@@ -68,31 +69,36 @@ const LATENCY_MS: u64 = 30;
 const TURN_MARGIN_DIVISOR: u64 = 10;
 const TURN_MARGIN_CAP_MS: u64 = 250;
 
-/// The time the manager gives, and what is left of the match.
+/// The time the manager gives (its `INFO timeout_*` and `time_left`): a
+/// limit per turn, and the match clock, which shares itself out as every
+/// game clock does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Clock {
+struct Timeouts {
     /// Per move; 0 means play as fast as possible.
     turn_ms: u64,
     /// The whole match; 0 means no limit.
     match_ms: u64,
     /// What is left of the match: the manager's last word, less what our
     /// moves have used since.
-    left_ms: u64,
+    left: GameClock,
 }
 
-impl Default for Clock {
+impl Default for Timeouts {
     fn default() -> Self {
         Self {
             turn_ms: DEFAULT_TURN_MS,
             match_ms: 0,
-            left_ms: UNLIMITED_MS,
+            left: GameClock {
+                time_left_ms: UNLIMITED_MS,
+                ..GameClock::default()
+            },
         }
     }
 }
 
-impl Clock {
+impl Timeouts {
     /// How long the next move may think with `empties` cells free: within
-    /// the turn time and a share of the match time left, each less a
+    /// the turn time and the match clock's share for a move, each less a
     /// safety margin.
     fn budget(&self, empties: usize) -> Duration {
         let mut ms = match self.turn_ms {
@@ -100,20 +106,24 @@ impl Clock {
             turn => turn
                 .saturating_sub((turn / TURN_MARGIN_DIVISOR).min(TURN_MARGIN_CAP_MS) + LATENCY_MS),
         };
-        if self.match_ms > 0 && self.left_ms < UNLIMITED_MS {
+        let left = self.left.time_left_ms;
+        if self.match_ms > 0 && left < UNLIMITED_MS {
             // Games rarely last to the last cell: about a move for every
             // eight empty cells, between 8 and 25 moves still to play.
-            let moves_to_go = (empties as u64 / 8).clamp(8, 25);
-            let usable = self.left_ms.saturating_sub(self.left_ms / 20 + LATENCY_MS);
-            ms = ms.min(usable / moves_to_go);
+            let clock = GameClock {
+                time_left_ms: left.saturating_sub(left / 20 + LATENCY_MS),
+                increment_ms: 0,
+                moves_to_go: Some((empties as u64 / 8).clamp(8, 25)),
+            };
+            ms = ms.min(clock.move_budget_ms());
         }
         Duration::from_millis(ms.max(1))
     }
 
     /// Counts a move's thinking against the match time.
     fn spend(&mut self, elapsed: Duration) {
-        if self.left_ms < UNLIMITED_MS {
-            self.left_ms = self.left_ms.saturating_sub(elapsed.as_millis() as u64);
+        if self.left.time_left_ms < UNLIMITED_MS {
+            self.left = self.left.after_move(elapsed.as_millis() as u64);
         }
     }
 }
@@ -128,7 +138,7 @@ struct Brain {
     position: Gomoku,
     /// Our colour, once known (we moved, or a `BOARD` said).
     own: Option<Player>,
-    clock: Clock,
+    clock: Timeouts,
     /// Deepest iteration (`INFO max_depth`).
     depth: u32,
     /// Node budget per move (`INFO max_node`).
@@ -148,7 +158,7 @@ impl Brain {
             stones: Vec::new(),
             position: Gomoku::new(15, Rules::Freestyle),
             own: None,
-            clock: Clock::default(),
+            clock: Timeouts::default(),
             depth: crate::games::gomoku::MAX_DEPTH,
             nodes: None,
             table_budget,
@@ -268,7 +278,7 @@ impl Brain {
                 match key.as_str() {
                     "timeout_turn" => self.clock.turn_ms = n,
                     "timeout_match" => self.clock.match_ms = n,
-                    "time_left" => self.clock.left_ms = n,
+                    "time_left" => self.clock.left.time_left_ms = n,
                     "max_memory" => {
                         if n != self.max_memory {
                             self.max_memory = n;
@@ -533,22 +543,22 @@ impl Brain {
         let budget = self.clock.budget(empties);
         let stop = StopFlag::new();
         let thinking = input.thinking(&stop);
-        let limits = Limits {
-            depth: self.depth,
-            deadline: Some(at + budget),
-            nodes: self.nodes,
-            spent: 0,
-            stop,
-            progress: Some(ProgressSink::new(move |p: Progress| {
-                let _ = say(format!(
-                    "MESSAGE depth {} score {} nodes {} pv {}",
-                    p.depth,
-                    score_text(p.score),
-                    p.nodes,
-                    pv_text(&p.pv, size)
-                ));
-            })),
-        };
+        let sink = ProgressSink::new(move |p: Progress| {
+            let _ = say(format!(
+                "MESSAGE depth {} score {} nodes {} pv {}",
+                p.depth,
+                score_text(p.score),
+                p.nodes,
+                pv_text(&p.pv, size)
+            ));
+        });
+        let plan = Plan::plain(
+            Position::Gomoku(self.position.clone()),
+            self.depth,
+            budget,
+            self.nodes,
+        );
+        let limits = plan.limits_from(at, &stop, Some(sink));
         let report = self.position.search(&limits, &mut self.ws);
         drop(thinking);
         let mover = self.position.side_to_move();
@@ -722,11 +732,14 @@ fn no_game() -> io::Result<()> {
 mod tests {
     use super::*;
 
-    fn clock(turn_ms: u64, match_ms: u64, left_ms: u64) -> Clock {
-        Clock {
+    fn clock(turn_ms: u64, match_ms: u64, left_ms: u64) -> Timeouts {
+        Timeouts {
             turn_ms,
             match_ms,
-            left_ms,
+            left: GameClock {
+                time_left_ms: left_ms,
+                ..GameClock::default()
+            },
         }
     }
 
@@ -758,12 +771,12 @@ mod tests {
     fn spending_counts_down_a_limited_match_only() {
         let mut c = clock(1_000, 10_000, 10_000);
         c.spend(Duration::from_millis(2_500));
-        assert_eq!(c.left_ms, 7_500);
+        assert_eq!(c.left.time_left_ms, 7_500);
         c.spend(Duration::from_secs(60));
-        assert_eq!(c.left_ms, 0);
-        let mut unlimited = Clock::default();
+        assert_eq!(c.left.time_left_ms, 0);
+        let mut unlimited = Timeouts::default();
         unlimited.spend(Duration::from_secs(5));
-        assert_eq!(unlimited.left_ms, UNLIMITED_MS);
+        assert_eq!(unlimited.left.time_left_ms, UNLIMITED_MS);
     }
 
     #[test]

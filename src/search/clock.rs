@@ -79,22 +79,18 @@ impl<'a> Clock<'a> {
     /// Starts a stage that may use `share` of the time left, or, without a
     /// deadline, `nodes` more nodes (so untimed answers stay reproducible).
     /// Under a node budget it also takes no more than `share` of the nodes
-    /// left: a stage must not spend what the rest of the search needs.
+    /// left (see [`Limits::share`]).
     pub fn start_stage(&mut self, share: f64, nodes_now: u64, nodes: u64) {
-        let budget_share = self.limits.nodes.map_or(u64::MAX, |n| {
-            nodes_now.saturating_add((n.saturating_sub(nodes_now) as f64 * share) as u64)
-        });
-        match self.limits.deadline {
-            Some(d) => {
-                let now = Instant::now();
-                self.stage_deadline = Some(now + d.saturating_duration_since(now).mul_f64(share));
-                self.stage_nodes = budget_share;
-            }
-            None => {
-                self.stage_deadline = None;
-                self.stage_nodes = nodes_now.saturating_add(nodes).min(budget_share);
-            }
-        }
+        let part = self.limits.share(share, nodes_now);
+        // The stage's node bound in this stage's own count.
+        let budget_share = part
+            .nodes
+            .map_or(u64::MAX, |n| n.saturating_sub(self.limits.spent));
+        self.stage_nodes = match part.deadline {
+            Some(_) => budget_share,
+            None => nodes_now.saturating_add(nodes).min(budget_share),
+        };
+        self.stage_deadline = part.deadline;
     }
 
     /// Ends the stage: only the search's own limits count again.

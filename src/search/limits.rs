@@ -4,7 +4,7 @@
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 pub use crate::vocabulary::Stopped;
 
@@ -72,6 +72,16 @@ impl fmt::Debug for ProgressSink {
     }
 }
 
+/// One stage's part of a search's limits (see [`Limits::share`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Share {
+    /// The stage ends here, when the search has a deadline.
+    pub deadline: Option<Instant>,
+    /// The stage ends once the search (its earlier stages included) has
+    /// entered this many nodes, when it has a node budget.
+    pub nodes: Option<u64>,
+}
+
 /// The limits of one search.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
@@ -90,10 +100,70 @@ pub struct Limits {
 }
 
 impl Limits {
+    /// The limits of a search: at most `depth` plies, no new work after
+    /// `deadline` or once `nodes` nodes are entered, and a stop when `stop`
+    /// is raised. Every front door builds its search's limits here.
+    pub fn new(depth: u32, deadline: Option<Instant>, nodes: Option<u64>, stop: &StopFlag) -> Self {
+        Self {
+            depth,
+            deadline,
+            nodes,
+            spent: 0,
+            stop: stop.clone(),
+            progress: None,
+        }
+    }
+
+    /// The same limits, with `progress` hearing each completed iteration.
+    pub fn reporting(self, progress: Option<ProgressSink>) -> Self {
+        Self { progress, ..self }
+    }
+
+    /// A search of at most `depth` plies and no other limit.
     pub fn depth(depth: u32) -> Self {
         Self {
             depth,
             ..Self::default()
+        }
+    }
+
+    /// The part of these limits one stage of the search may use, after
+    /// `nodes` nodes of this stage: `share` of the time left and of the
+    /// node budget left, so that a stage never spends what the rest of the
+    /// search needs. The one way a search gives part of its budget to a
+    /// stage (a solver tried before the main search, a threat search, one
+    /// of several lines).
+    pub fn share(&self, share: f64, nodes: u64) -> Share {
+        let now = Instant::now();
+        let used = self.spent + nodes;
+        Share {
+            deadline: self
+                .deadline
+                .map(|d| now + d.saturating_duration_since(now).mul_f64(share)),
+            nodes: self
+                .nodes
+                .map(|n| used + (n.saturating_sub(used) as f64 * share) as u64),
+        }
+    }
+
+    /// The limits of a later stage that may use `share` of what is left
+    /// after this stage spent `nodes` (see [`Limits::share`]).
+    pub fn stage(&self, share: f64, nodes: u64) -> Self {
+        let part = self.share(share, nodes);
+        Self {
+            deadline: part.deadline,
+            nodes: part.nodes,
+            ..self.after(nodes)
+        }
+    }
+
+    /// The same limits, with a deadline no later than `time` from now when
+    /// there is one (without a deadline the answer must not depend on time).
+    pub fn cap_deadline(self, time: Duration) -> Self {
+        let cap = Instant::now() + time;
+        Self {
+            deadline: self.deadline.map(|d| d.min(cap)),
+            ..self
         }
     }
 

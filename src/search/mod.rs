@@ -26,7 +26,7 @@ mod workspace;
 pub use crate::vocabulary::Outcome;
 pub use alphabeta::{MOVE_SPACE, SearchResult, minimax, render_line, search};
 pub use clock::Clock;
-pub use limits::{Limits, Progress, ProgressSink, StopFlag, Stopped};
+pub use limits::{Limits, Progress, ProgressSink, Share, StopFlag, Stopped};
 pub use ordering::{History, Killers, PvTable};
 pub use report::{ReportBuilder, search_report};
 pub use score::{EVAL_LIMIT, Proof, WIN, WIN_THRESHOLD, from_tt, proof_from_score, to_tt};

@@ -10,12 +10,12 @@ use moka::notification::RemovalCause;
 use moka::ops::compute::Op;
 use moka::policy::EvictionPolicy;
 
-use super::{Session, SessionStats, Store, StoreError};
+use super::{Session, SessionId, SessionStats, Store, StoreError};
 
 /// Sessions in this process's memory; clones share them.
 #[derive(Clone)]
 pub struct MemoryStore {
-    cache: Cache<String, Arc<Session>>,
+    cache: Cache<SessionId, Arc<Session>>,
     counts: Arc<Counts>,
 }
 
@@ -67,7 +67,7 @@ impl MemoryStore {
 impl Store for MemoryStore {
     async fn create(&self, session: &Session) -> Result<(), StoreError> {
         self.cache
-            .insert(session.id.clone(), Arc::new(session.clone()))
+            .insert(session.id, Arc::new(session.clone()))
             .await;
         self.counts.created.fetch_add(1, Ordering::Relaxed);
         // Apply the cap now rather than on the cache's next housekeeping.
@@ -75,7 +75,7 @@ impl Store for MemoryStore {
         Ok(())
     }
 
-    async fn get(&self, id: &str) -> Result<Session, StoreError> {
+    async fn get(&self, id: &SessionId) -> Result<Session, StoreError> {
         self.cache
             .get(id)
             .await
@@ -88,7 +88,7 @@ impl Store for MemoryStore {
         // The compute closure runs under the cache's lock for this key, so
         // the version check and the write are one step.
         self.cache
-            .entry(session.id.clone())
+            .entry(session.id)
             .and_compute_with(|entry| {
                 let op = match entry {
                     None => Op::Nop,
@@ -109,7 +109,7 @@ impl Store for MemoryStore {
         outcome
     }
 
-    async fn delete(&self, id: &str) -> Result<(), StoreError> {
+    async fn delete(&self, id: &SessionId) -> Result<(), StoreError> {
         self.cache
             .remove(id)
             .await
@@ -130,7 +130,7 @@ mod tests {
     #[tokio::test]
     async fn replace_applies_only_on_the_expected_version() {
         let store = MemoryStore::new(10, Duration::from_secs(60));
-        let mut s = sample("a");
+        let mut s = sample();
         store.create(&s).await.unwrap();
         s.version = 2;
         store.replace(&s, 1).await.unwrap();
@@ -139,19 +139,22 @@ mod tests {
             store.replace(&s, 1).await,
             Err(StoreError::Conflict { current: 2 })
         );
-        assert_eq!(store.get("a").await.unwrap().version, 2);
-        store.delete("a").await.unwrap();
+        assert_eq!(store.get(&s.id).await.unwrap().version, 2);
+        store.delete(&s.id).await.unwrap();
         assert_eq!(store.replace(&s, 2).await, Err(StoreError::NotFound));
     }
 
     #[tokio::test]
     async fn the_count_is_capped() {
         let store = MemoryStore::new(5, Duration::from_secs(60));
-        for i in 0..20 {
-            store.create(&sample(&i.to_string())).await.unwrap();
+        let mut last = None;
+        for _ in 0..20 {
+            let s = sample();
+            store.create(&s).await.unwrap();
+            last = Some(s.id);
         }
         assert!(store.count().await <= 5);
-        assert!(store.get("19").await.is_ok());
+        assert!(store.get(&last.unwrap()).await.is_ok());
         let stats = store.stats().await;
         assert_eq!(stats.created, 20);
         assert_eq!(stats.evicted, Some(20 - stats.live.unwrap()));
@@ -160,9 +163,10 @@ mod tests {
     #[tokio::test]
     async fn idle_sessions_expire_and_are_counted() {
         let store = MemoryStore::new(5, Duration::from_millis(50));
-        store.create(&sample("a")).await.unwrap();
+        let s = sample();
+        store.create(&s).await.unwrap();
         tokio::time::sleep(Duration::from_millis(120)).await;
-        assert_eq!(store.get("a").await, Err(StoreError::NotFound));
+        assert_eq!(store.get(&s.id).await, Err(StoreError::NotFound));
         let stats = store.stats().await;
         assert_eq!((stats.live, stats.expired), (Some(0), Some(1)));
     }

@@ -1,26 +1,32 @@
-//! The session store: whole games kept on the server between requests.
+//! Sessions: whole games kept on the server between requests.
 //!
 //! A session is plain serde data — the game, its options, the start position
-//! and the moves in notation — never engine state: the HTTP layer rebuilds
-//! the position by replaying the moves. Two stores hold sessions behind one
-//! [`Store`] interface: [`MemoryStore`] (the default, capped in count and
-//! expiring when idle) and [`RedisStore`] (shared by any number of replicas).
-//! Both apply a change only if the session's version is still the one the
-//! change was computed from, so racing changes never corrupt a game.
+//! and the moves in notation — never engine state: each request rebuilds
+//! the position by replaying the moves. [`Sessions`] holds the operations a
+//! client asks for (create, play, the AI's move, undo, export) over a typed
+//! session; the HTTP layer only maps bodies and answers. Two stores hold
+//! sessions behind one [`Store`] interface: [`MemoryStore`] (the default,
+//! capped in count and expiring when idle) and [`RedisStore`] (shared by
+//! any number of replicas). Both apply a change only if the session's
+//! version is still the one the change was computed from, so racing
+//! changes never corrupt a game.
 
 mod memory;
-mod redis;
+pub mod redis;
+mod service;
 
 use std::future::Future;
 use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Serialize};
 
-use crate::search::GameClock;
+use crate::games::GameKind;
+use crate::plan::Strength;
 use crate::vocabulary::Player;
 
 pub use memory::MemoryStore;
 pub use redis::RedisStore;
+pub use service::{GivenMove, NewSession, SessionError, Sessions, Turn};
 
 /// Which sides the AI plays in a session.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -43,24 +49,20 @@ impl AiPlays {
             AiPlays::Both => true,
         }
     }
+
+    /// Whether the AI plays exactly one side (the client the other).
+    pub fn plays_one_side(self) -> bool {
+        matches!(self, AiPlays::X | AiPlays::O)
+    }
 }
 
 /// The AI's side and strength in a session.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AiSettings {
     pub plays: AiPlays,
-    /// Deepest iteration, in plies.
-    pub depth: u32,
-    /// Time budget per move, in milliseconds.
-    pub time_ms: u64,
-    /// Strength level 1–10, if the client chose one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub level: Option<u8>,
-    /// The AI's own game clock, if it plays on one: each move thinks for a
-    /// share of it (within `time_ms`), then spends it and earns the
-    /// increment.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub clock: Option<GameClock>,
+    /// Depth, time per move, level and clock, as a search request has them.
+    #[serde(flatten)]
+    pub strength: Strength,
 }
 
 /// The AI's search for one of its moves.
@@ -74,12 +76,62 @@ pub struct AiEval {
     pub depth: u32,
 }
 
+/// A session's id: 128 bits from the OS's random source (a v4 UUID, 122
+/// of them random), not guessable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct SessionId(uuid::Uuid);
+
+impl SessionId {
+    /// A fresh id.
+    pub fn new() -> Self {
+        Self(uuid::Uuid::new_v4())
+    }
+
+    /// The id `text` names, if it names one.
+    pub fn parse(text: &str) -> Option<Self> {
+        uuid::Uuid::parse_str(text).ok().map(Self)
+    }
+}
+
+impl Default for SessionId {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl std::fmt::Display for SessionId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// Who a session belongs to, with API keys configured: a digest of the
+/// key that created it (never the key itself). Only requests with that key
+/// find the session; for any other it does not exist.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Owner(String);
+
+impl Owner {
+    /// The owner an API key names: the same on every replica and across
+    /// restarts, and no help in guessing the key.
+    pub fn of_key(key: &str) -> Self {
+        let digest = sha1_smol::Sha1::from(format!("gameai session owner\n{key}"))
+            .digest()
+            .to_string();
+        Self(digest[..24].to_owned())
+    }
+}
+
 /// One game kept on the server, as stored.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Session {
-    /// A v4 UUID: 122 random bits, not guessable.
-    pub id: String,
-    pub game: String,
+    pub id: SessionId,
+    /// The key that created it, when the server has keys.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<Owner>,
+    pub game: GameKind,
     pub size: Option<u32>,
     pub rules: Option<String>,
     /// The board the game started from, if it did not start from the
@@ -107,11 +159,6 @@ pub fn now_rfc3339() -> String {
     humantime::format_rfc3339_millis(SystemTime::now()).to_string()
 }
 
-/// A fresh session id: 128 bits from the OS's random source (a v4 UUID).
-pub fn new_id() -> String {
-    uuid::Uuid::new_v4().to_string()
-}
-
 /// Counts for `/metrics`, since this process started.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SessionStats {
@@ -133,9 +180,16 @@ pub enum StoreError {
     /// The session changed since the caller read it.
     #[error("the session changed meanwhile: it is at version {current}")]
     Conflict { current: u64 },
-    /// The backing store cannot be reached.
+    /// The backing store cannot be reached; nothing changed.
     #[error("the session store is unavailable: {0}")]
     Unavailable(String),
+    /// The store refused a change (it came too late); nothing changed.
+    #[error("the session store refused the change: {0}")]
+    Refused(String),
+    /// A change the store has not confirmed: it may have been applied,
+    /// or may still be, until the store's write window is over.
+    #[error("the session store did not confirm the change: {0}")]
+    Unknown(String),
     /// Stored data that cannot be read back (never the client's fault).
     #[error("a stored session is corrupt: {0}")]
     Corrupt(String),
@@ -145,7 +199,7 @@ pub enum StoreError {
 pub trait Store: Send + Sync {
     /// Stores a new session.
     fn create(&self, session: &Session) -> impl Future<Output = Result<(), StoreError>> + Send;
-    fn get(&self, id: &str) -> impl Future<Output = Result<Session, StoreError>> + Send;
+    fn get(&self, id: &SessionId) -> impl Future<Output = Result<Session, StoreError>> + Send;
     /// Replaces a session with `session` if its stored version is still
     /// `previous`; otherwise [`StoreError::Conflict`] and nothing changes.
     fn replace(
@@ -154,83 +208,84 @@ pub trait Store: Send + Sync {
         previous: u64,
     ) -> impl Future<Output = Result<(), StoreError>> + Send;
     /// Removes a session; [`StoreError::NotFound`] if there was none.
-    fn delete(&self, id: &str) -> impl Future<Output = Result<(), StoreError>> + Send;
+    fn delete(&self, id: &SessionId) -> impl Future<Output = Result<(), StoreError>> + Send;
     /// Whether the store can serve requests now.
     fn check(&self) -> impl Future<Output = Result<(), StoreError>> + Send;
 }
 
 /// The store this server was configured with.
 #[derive(Clone)]
-pub enum Sessions {
+pub enum SessionStore {
     Memory(MemoryStore),
     Redis(RedisStore),
 }
 
-impl Sessions {
+impl SessionStore {
     /// The memory store, or Redis when `url` names one. Redis connects
     /// lazily: an unreachable server fails requests, not start-up.
     pub fn open(url: Option<&str>, ttl: Duration, max_sessions: u64) -> Result<Self, StoreError> {
         match url {
             None | Some("") | Some("memory") => {
-                Ok(Sessions::Memory(MemoryStore::new(max_sessions, ttl)))
+                Ok(SessionStore::Memory(MemoryStore::new(max_sessions, ttl)))
             }
-            Some(url) => RedisStore::open(url, ttl).map(Sessions::Redis),
+            Some(url) => RedisStore::open(url, ttl).map(SessionStore::Redis),
         }
     }
 }
 
-impl Sessions {
+impl SessionStore {
     /// Counts for `/metrics`.
     pub async fn stats(&self) -> SessionStats {
         match self {
-            Sessions::Memory(s) => s.stats().await,
-            Sessions::Redis(s) => s.stats(),
+            SessionStore::Memory(s) => s.stats().await,
+            SessionStore::Redis(s) => s.stats(),
         }
     }
 }
 
-impl Store for Sessions {
+impl Store for SessionStore {
     async fn create(&self, session: &Session) -> Result<(), StoreError> {
         match self {
-            Sessions::Memory(s) => s.create(session).await,
-            Sessions::Redis(s) => s.create(session).await,
+            SessionStore::Memory(s) => s.create(session).await,
+            SessionStore::Redis(s) => s.create(session).await,
         }
     }
 
-    async fn get(&self, id: &str) -> Result<Session, StoreError> {
+    async fn get(&self, id: &SessionId) -> Result<Session, StoreError> {
         match self {
-            Sessions::Memory(s) => s.get(id).await,
-            Sessions::Redis(s) => s.get(id).await,
+            SessionStore::Memory(s) => s.get(id).await,
+            SessionStore::Redis(s) => s.get(id).await,
         }
     }
 
     async fn replace(&self, session: &Session, previous: u64) -> Result<(), StoreError> {
         match self {
-            Sessions::Memory(s) => s.replace(session, previous).await,
-            Sessions::Redis(s) => s.replace(session, previous).await,
+            SessionStore::Memory(s) => s.replace(session, previous).await,
+            SessionStore::Redis(s) => s.replace(session, previous).await,
         }
     }
 
-    async fn delete(&self, id: &str) -> Result<(), StoreError> {
+    async fn delete(&self, id: &SessionId) -> Result<(), StoreError> {
         match self {
-            Sessions::Memory(s) => s.delete(id).await,
-            Sessions::Redis(s) => s.delete(id).await,
+            SessionStore::Memory(s) => s.delete(id).await,
+            SessionStore::Redis(s) => s.delete(id).await,
         }
     }
 
     async fn check(&self) -> Result<(), StoreError> {
         match self {
-            Sessions::Memory(s) => s.check().await,
-            Sessions::Redis(s) => s.check().await,
+            SessionStore::Memory(s) => s.check().await,
+            SessionStore::Redis(s) => s.check().await,
         }
     }
 }
 
 #[cfg(test)]
-pub(crate) fn sample(id: &str) -> Session {
+pub(crate) fn sample() -> Session {
     Session {
-        id: id.to_owned(),
-        game: "tictactoe".to_owned(),
+        id: SessionId::new(),
+        owner: None,
+        game: GameKind::TicTacToe,
         size: None,
         rules: None,
         start_board: None,
@@ -239,10 +294,12 @@ pub(crate) fn sample(id: &str) -> Session {
         ai_evals: Vec::new(),
         ai: AiSettings {
             plays: AiPlays::O,
-            depth: 9,
-            time_ms: 1000,
-            level: None,
-            clock: None,
+            strength: Strength {
+                depth: 9,
+                time_ms: 1000,
+                level: None,
+                clock: None,
+            },
         },
         version: 1,
         created_at: now_rfc3339(),
@@ -256,7 +313,7 @@ mod tests {
 
     #[test]
     fn sessions_stored_before_ai_evals_still_read() {
-        let mut session = sample("a");
+        let mut session = sample();
         let old = serde_json::to_string(&session).unwrap();
         assert!(!old.contains("ai_evals"), "an empty list is not written");
         session.ai_evals.push(AiEval {
@@ -268,5 +325,23 @@ mod tests {
         assert_eq!(serde_json::from_str::<Session>(&new).unwrap(), session);
         let read: Session = serde_json::from_str(&old).unwrap();
         assert!(read.ai_evals.is_empty());
+    }
+
+    #[test]
+    fn the_stored_form_keeps_the_game_by_name_and_the_ai_settings_flat() {
+        let session = sample();
+        let json: serde_json::Value = serde_json::to_value(&session).unwrap();
+        assert_eq!(json["game"], "tictactoe");
+        assert_eq!(json["id"], session.id.to_string());
+        assert_eq!(json["ai"]["depth"], 9);
+        assert_eq!(json["ai"]["time_ms"], 1000);
+        assert_eq!(json["ai"]["plays"], "O");
+        assert!(json.get("owner").is_none(), "no owner without keys");
+        let owned = Owner::of_key("alpha");
+        assert_eq!(owned, Owner::of_key("alpha"));
+        assert_ne!(owned, Owner::of_key("beta"));
+        assert!(!owned.0.contains("alpha"));
+        let text = json.to_string().replace("tictactoe", "chess");
+        assert!(serde_json::from_str::<Session>(&text).is_err());
     }
 }

@@ -49,6 +49,11 @@ impl Redis {
         Some(Self { child, port })
     }
 
+    /// The server's process id (to pause it with SIGSTOP).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     pub fn url(&self) -> String {
         format!("redis://127.0.0.1:{}/0", self.port)
     }

@@ -16,6 +16,7 @@ pub mod table;
 
 use self::board::{Board, CELLS, HEIGHT, WIDTH, cell_of, column_mask, fours, has_four};
 use super::notation::cell_name;
+use super::rows::{self, Rows};
 use super::{
     Features, Game, GameInfo, MoveError, Part, Player, PositionError, PositionReport, PositionSpec,
     SearchReport, Status,
@@ -108,34 +109,10 @@ fn from_moves(moves: &[String]) -> Result<Board, PositionError> {
 
 fn from_rows(rows: &[String]) -> Result<Board, PositionError> {
     let err = |d: String| PositionError::new(Part::Board, d);
-    if rows.len() != HEIGHT {
-        return Err(err(format!(
-            "Connect Four needs {HEIGHT} rows (top first), got {}",
-            rows.len()
-        )));
-    }
+    let read = Rows::read(rows, HEIGHT, WIDTH, "Connect Four")?;
     let mut discs = [0u64; 2];
-    for (r, row) in rows.iter().enumerate() {
-        if row.chars().count() != WIDTH {
-            return Err(err(format!(
-                "row {} must have {WIDTH} cells, got {row:?}",
-                r + 1
-            )));
-        }
-        for (c, ch) in row.chars().enumerate() {
-            let bit = board::cell_bit(c, HEIGHT - 1 - r);
-            match ch {
-                '.' => {}
-                'X' | 'x' => discs[0] |= bit,
-                'O' | 'o' => discs[1] |= bit,
-                other => {
-                    return Err(err(format!(
-                        "row {} has {other:?}; cells are '.', 'X' or 'O'",
-                        r + 1
-                    )));
-                }
-            }
-        }
+    for (r, c, player) in read.stones() {
+        discs[usize::from(player == Player::O)] |= board::cell_bit(c, HEIGHT - 1 - r);
     }
     let all = discs[0] | discs[1];
     for col in 0..WIDTH {
@@ -148,44 +125,22 @@ fn from_rows(rows: &[String]) -> Result<Board, PositionError> {
             )));
         }
     }
-    let (xs, os) = (discs[0].count_ones(), discs[1].count_ones());
-    if xs != os && xs != os + 1 {
-        return Err(err(format!(
-            "impossible disc counts: {xs} X and {os} O (X moves first, so X has as many discs as O or one more)"
-        )));
-    }
+    read.side_to_move("disc")?;
     let board = Board::from_discs(discs[0], discs[1]);
-    match (has_four(discs[0]), has_four(discs[1])) {
-        (true, true) => return Err(err("both X and O have four in a row".to_owned())),
-        (false, false) => {}
-        (x_won, _) => {
-            let winner = if x_won { Player::X } else { Player::O };
-            if board.side_to_move() != winner.other() {
-                return Err(err(format!(
-                    "{} has four in a row, but then it would be {}'s turn; the disc counts say otherwise",
-                    winner.symbol(),
-                    winner.other().symbol()
-                )));
+    let won = [has_four(discs[0]), has_four(discs[1])];
+    rows::check_win(won, board.side_to_move(), "four in a row", |winner| {
+        // The winning disc was the last one played: some column's top
+        // disc must be the winner's and lie on every four.
+        let mine = board.discs(winner);
+        (0..WIDTH).any(|col| {
+            let column = all & column_mask(col);
+            if column == 0 {
+                return false;
             }
-            // The winning disc was the last one played: some column's top
-            // disc must be the winner's and lie on every four.
-            let mine = board.discs(winner);
-            let last_disc_possible = (0..WIDTH).any(|col| {
-                let column = all & column_mask(col);
-                if column == 0 {
-                    return false;
-                }
-                let top = 1u64 << (63 - column.leading_zeros());
-                mine & top != 0 && !has_four(mine ^ top)
-            });
-            if !last_disc_possible {
-                return Err(err(format!(
-                    "{} has fours that no single last disc could have completed together",
-                    winner.symbol()
-                )));
-            }
-        }
-    }
+            let top = 1u64 << (63 - column.leading_zeros());
+            mine & top != 0 && !has_four(mine ^ top)
+        })
+    })?;
     Ok(board)
 }
 
@@ -265,16 +220,7 @@ impl Game for Board {
             (None, Some(moves)) => from_moves(moves)?,
             _ => return Err(super::spec::board_xor_moves()),
         };
-        if let Some(given) = spec.to_move.filter(|&p| p != board.side_to_move()) {
-            return Err(PositionError::new(
-                Part::ToMove,
-                format!(
-                    "to_move is {} but the disc counts say {} is to move",
-                    given.symbol(),
-                    board.side_to_move().symbol()
-                ),
-            ));
-        }
+        rows::check_to_move(spec.to_move, board.side_to_move(), "disc")?;
         Ok(board)
     }
 

@@ -12,7 +12,7 @@ use crate::vocabulary::{MoveView, SearchReport};
 
 /// The share of a deadline given to the exact solver; the rest is kept
 /// for the depth-limited fallback when the solve does not finish.
-const SOLVER_SHARE: (u32, u32) = (4, 5);
+const SOLVER_SHARE: f64 = 0.8;
 
 fn move_view(board: &Board, col: usize) -> MoveView {
     MoveView {
@@ -46,7 +46,6 @@ pub fn book_answer(board: &Board, depth: u32) -> Option<SearchReport> {
 /// answers from the generic alpha-beta core.
 pub fn search(board: &Board, limits: &Limits, ws: &mut Workspace) -> SearchReport {
     let report = ReportBuilder::new(board.side_to_move());
-    let start = report.started();
     let mut solver_nodes = 0;
     let ongoing = !board.last_mover_won() && !board.is_full();
     let book = Book::embedded();
@@ -54,17 +53,7 @@ pub fn search(board: &Board, limits: &Limits, ws: &mut Workspace) -> SearchRepor
         if let Some(answer) = book_answer(board, limits.depth) {
             return answer;
         }
-        let solver_limits = Limits {
-            deadline: limits.deadline.map(|d| {
-                let (num, den) = SOLVER_SHARE;
-                start + d.saturating_duration_since(start) * num / den
-            }),
-            nodes: limits.nodes.map(|n| {
-                let (num, den) = SOLVER_SHARE;
-                n.saturating_mul(num.into()) / u64::from(den)
-            }),
-            ..limits.clone()
-        };
+        let solver_limits = limits.stage(SOLVER_SHARE, 0);
         let table = ws.extra::<SolverTable>();
         let mut solver = Solver::new(table, Some(&solver_limits)).with_book(book);
         let solved = solver

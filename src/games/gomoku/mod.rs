@@ -15,6 +15,7 @@ pub mod tables;
 pub mod threat;
 
 use super::notation::{cell_name, parse_cell};
+use super::rows::{self, Rows};
 use super::{
     Features, Game, GameInfo, MoveError, Part, Player, PositionError, PositionReport, PositionSpec,
     SearchReport, Status,
@@ -159,70 +160,23 @@ impl Gomoku {
 }
 
 fn from_rows(rows: &[String], size: usize, rules: Rules) -> Result<Gomoku, PositionError> {
-    let err = |d: String| PositionError::new(Part::Board, d);
+    let read = Rows::read(rows, size, size, "this gomoku board")?;
     let mut pos = Gomoku::new(size, rules);
-    let mut counts = [0usize; 2];
-    for (r, row) in rows.iter().enumerate() {
-        let n = row.chars().count();
-        if n != size {
-            return Err(err(format!(
-                "row {} has {n} cells; every row of a {size}×{size} board has {size}",
-                r + 1
-            )));
-        }
-        for (c, ch) in row.chars().enumerate() {
-            let color = match ch {
-                '.' => continue,
-                'X' | 'x' => 0,
-                'O' | 'o' => 1,
-                other => {
-                    return Err(err(format!(
-                        "row {} has {other:?}; cells are '.', 'X' or 'O'",
-                        r + 1
-                    )));
-                }
-            };
-            counts[color] += 1;
-            let cell = pos.board.cell(r, c);
-            pos.board.put(cell, color);
-        }
+    for (r, c, player) in read.stones() {
+        let cell = pos.board.cell(r, c);
+        pos.board.put(cell, usize::from(player == Player::O));
     }
-    let [xs, os] = counts;
-    let side = match xs.checked_sub(os) {
-        Some(0) => Player::X,
-        Some(1) => Player::O,
-        _ => {
-            return Err(err(format!(
-                "impossible stone counts: {xs} X and {os} O (X, black, moves first, so X has as many stones as O or one more)"
-            )));
-        }
-    };
+    let side = read.side_to_move("stone")?;
     pos.board.set_side(side);
     let lines = pos.board.winning_lines();
-    if let Some((winner, _)) = lines.first() {
-        let winner = *winner;
-        if lines.iter().any(|(p, _)| *p != winner) {
-            return Err(err("both X and O have a winning line".to_owned()));
-        }
-        if side != winner.other() {
-            return Err(err(format!(
-                "{} has five in a row, but the counts say {} moved last",
-                winner.symbol(),
-                side.other().symbol()
-            )));
-        }
+    let won = [Player::X, Player::O].map(|p| lines.iter().any(|(w, _)| *w == p));
+    rows::check_win(won, side, "five in a row", |_| {
         // Several lines are possible only if one last stone made them all.
-        let common = lines[0]
+        lines[0]
             .1
             .iter()
-            .any(|c| lines.iter().all(|(_, l)| l.contains(c)));
-        if !common {
-            return Err(err(format!(
-                "{} has winning lines that no single last move could have completed together",
-                winner.symbol()
-            )));
-        }
-    }
+            .any(|c| lines.iter().all(|(_, l)| l.contains(c)))
+    })?;
     Ok(pos)
 }
 
@@ -307,16 +261,7 @@ impl Game for Gomoku {
             }
             _ => return Err(super::spec::board_xor_moves()),
         };
-        if let Some(given) = spec.to_move.filter(|&p| p != pos.side_to_move()) {
-            return Err(PositionError::new(
-                Part::ToMove,
-                format!(
-                    "to_move is {} but the stones say {} is to move (X, black, moves first)",
-                    given.symbol(),
-                    pos.side_to_move().symbol()
-                ),
-            ));
-        }
+        rows::check_to_move(spec.to_move, pos.side_to_move(), "stone")?;
         Ok(pos)
     }
 

@@ -21,6 +21,7 @@ pub mod solver;
 pub mod zobrist;
 
 use super::notation::{cell_name, parse_cell};
+use super::rows::Rows;
 use super::{
     Features, Game, GameInfo, MoveError, MoveView, Part, Player, PositionError, PositionReport,
     PositionSpec, SearchReport, Status,
@@ -187,32 +188,12 @@ impl Othello {
     /// Reads rows of `.`/`X`/`O` (lower case accepted), top first.
     fn from_rows(rows: &[String], to_move: Player) -> Result<Self, PositionError> {
         let err = |d: String| PositionError::new(Part::Board, d);
-        if rows.len() != 8 {
-            return Err(err(format!("othello needs 8 rows, got {}", rows.len())));
-        }
         let (mut black, mut white) = (0u64, 0u64);
-        for (r, row) in rows.iter().enumerate() {
-            if row.chars().count() != 8 {
-                return Err(err(format!(
-                    "row {} must have 8 cells, got {} ({row:?})",
-                    r + 1,
-                    row.chars().count()
-                )));
-            }
-            for (c, ch) in row.chars().enumerate() {
-                let bit = 1u64 << (r * 8 + c);
-                match ch {
-                    '.' => {}
-                    'X' | 'x' => black |= bit,
-                    'O' | 'o' => white |= bit,
-                    other => {
-                        return Err(err(format!(
-                            "row {} has {other:?} at {}; cells are '.', 'X' or 'O'",
-                            r + 1,
-                            cell_name(r, c)
-                        )));
-                    }
-                }
+        for (r, c, player) in Rows::read(rows, 8, 8, "othello")?.stones() {
+            let bit = 1u64 << (r * 8 + c);
+            match player {
+                Player::X => black |= bit,
+                Player::O => white |= bit,
             }
         }
         if (black | white) & CENTRE != CENTRE {

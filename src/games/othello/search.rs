@@ -269,20 +269,7 @@ pub fn search(pos: &Othello, limits: &Limits, ws: &mut Workspace) -> SearchRepor
 /// iteration would take, so that a trial that fails costs the midgame
 /// search about a ply).
 fn trial_limits(limits: &Limits, nodes: u64, time: std::time::Duration) -> Limits {
-    let now = Instant::now();
-    Limits {
-        deadline: limits.deadline.map(|d| {
-            now + d
-                .saturating_duration_since(now)
-                .mul_f64(TRIAL_SHARE)
-                .min(time)
-        }),
-        nodes: limits.nodes.map(|n| {
-            let used = limits.spent + nodes;
-            used + (n.saturating_sub(used) as f64 * TRIAL_SHARE) as u64
-        }),
-        ..limits.after(nodes)
-    }
+    limits.stage(TRIAL_SHARE, nodes).cap_deadline(time)
 }
 
 /// The expected line: `best_move`, then the table's moves, at most
