@@ -87,8 +87,9 @@ pub struct Config {
     pub max_connections: u64,
 
     /// Each worker's whole table memory, in MiB: split equally among the
-    /// generic search's table (made with the worker) and each engine's own
-    /// (Connect Four's solver, gomoku, othello; made on first use).
+    /// generic search's table and each engine's own (Connect Four's solver,
+    /// gomoku, othello); each worker makes all of them when it starts,
+    /// before the service listens.
     #[arg(long, env = "GAMEAI_TT_MB", default_value_t = 128, value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub tt_mb: u64,
 

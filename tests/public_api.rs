@@ -1,6 +1,6 @@
 //! The public deployment's API end to end, through the real binary over
 //! real TCP: keys and per-client quotas, compression, the event stream a
-//! browser can open, the reference page, and clocks.
+//! browser can open, CORS preflights, the reference page, and clocks.
 
 mod common;
 
@@ -301,6 +301,28 @@ async fn the_reference_is_served_from_the_binary() {
 
     let doc = gameai::openapi_yaml();
     assert!(doc.contains("securitySchemes:\n    bearer:\n      type: http\n      scheme: bearer"));
+}
+
+#[tokio::test]
+async fn a_preflight_is_answered_and_cached_for_an_hour() {
+    let server = Server::start(&[]);
+    let reply = client()
+        .request(reqwest::Method::OPTIONS, server.url("/v1/search"))
+        .header("origin", "https://example.org")
+        .header("access-control-request-method", "POST")
+        .header(
+            "access-control-request-headers",
+            "content-type, authorization",
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(reply.status(), 200);
+    let header = |name: &str| reply.headers()[name].to_str().unwrap().to_ascii_lowercase();
+    assert_eq!(header("access-control-max-age"), "3600");
+    assert_eq!(header("access-control-allow-origin"), "*");
+    assert!(header("access-control-allow-methods").contains("post"));
+    assert!(header("access-control-allow-headers").contains("authorization"));
 }
 
 #[tokio::test]

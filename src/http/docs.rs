@@ -1,7 +1,8 @@
 //! The reference at `GET /docs`, and what the OpenAPI document carries
-//! beyond what the handlers' annotations say: the bearer scheme, the
-//! quota's 429 on every `/v1/*` route, and a worked example for every
-//! route.
+//! beyond what the handlers' annotations say: the server it is served by,
+//! the bearer scheme, the quota's 429 on every `/v1/*` route, and a worked
+//! example for every route (for the search and the position routes, one
+//! per game).
 //!
 //! The page is rendered here, once, from the same document
 //! `GET /openapi.yaml` serves, as plain HTML with one style sheet: nothing
@@ -66,6 +67,12 @@ async fn serve_style() -> impl IntoResponse {
 /// Adds to the generated document what no handler annotation holds.
 pub fn complete(api: OpenApi) -> OpenApi {
     let mut doc = serde_json::to_value(&api).expect("the OpenAPI document serialises");
+    // Relative: the routes are on whatever server serves this document, at
+    // whatever address it was given.
+    doc["servers"] = json!([{
+        "url": "/",
+        "description": "The server that serves this document (`cargo run --release` listens on port 8080)"
+    }]);
     doc["components"]["securitySchemes"] = json!({
         "bearer": {
             "type": "http",
@@ -108,8 +115,13 @@ fn too_many_requests() -> Value {
 }
 
 /// Puts a request and an answer example on `operation` (the `GET` and
-/// `POST` of one path share nothing but the answer).
+/// `POST` of one path share nothing but the answer), or one of each per
+/// game where the route has them.
 fn add_example(method: &str, path: &str, operation: &mut Value) {
+    if let Some(games) = game_examples(method, path) {
+        add_game_examples(games, operation);
+        return;
+    }
     let Some((request, answer)) = example(method, path) else {
         return;
     };
@@ -130,15 +142,153 @@ fn add_example(method: &str, path: &str, operation: &mut Value) {
     }
 }
 
-/// A worked example per route: the request body (if any) and the answer,
-/// as the server gives them.
-fn example(method: &str, path: &str) -> Option<(Option<Value>, Value)> {
-    let search = json!({
+/// One worked example: its name, what it shows, the request and the
+/// answer.
+struct GameExample {
+    name: &'static str,
+    summary: &'static str,
+    request: Value,
+    answer: Value,
+}
+
+/// Puts each game's example on `operation` as named `examples` of its
+/// request body and of its success answer.
+fn add_game_examples(games: Vec<GameExample>, operation: &mut Value) {
+    let named = |pick: fn(&GameExample) -> &Value| -> Value {
+        games
+            .iter()
+            .map(|g| {
+                let example = json!({"summary": g.summary, "value": pick(g)});
+                (g.name.to_owned(), example)
+            })
+            .collect::<serde_json::Map<_, _>>()
+            .into()
+    };
+    if let Some(content) = operation["requestBody"]["content"].as_object_mut()
+        && let Some(media) = content.values_mut().next()
+    {
+        media["examples"] = named(|g| &g.request);
+    }
+    if let Some(content) = operation["responses"]["200"]["content"].as_object_mut()
+        && let Some(media) = content.values_mut().next()
+    {
+        media["examples"] = named(|g| &g.answer);
+    }
+}
+
+/// Per game, the routes whose answer depends most on the game: a search
+/// and a position's description, as the server gives them.
+fn game_examples(method: &str, path: &str) -> Option<Vec<GameExample>> {
+    match (method, path) {
+        ("post", "/v1/search") => Some(vec![
+            GameExample {
+                name: "connect4",
+                summary: "Connect Four, from the opening book: X wins in 39 plies",
+                request: json!({"game": "connect4", "moves": "44"}),
+                answer: json!({
+                    "best_move": {"row": 3, "col": 3, "notation": "4"}, "score": 99961,
+                    "proven": {"result": "win", "plies": 39}, "depth": 40, "nodes": 0,
+                    "time_ms": 0, "nps": 0, "pv": ["4", "4", "4", "4", "3", "2", "6"],
+                    "stopped": "proven", "to_move": "X", "source": "book"
+                }),
+            },
+            GameExample {
+                name: "gomoku",
+                summary: "Gomoku (15×15 freestyle): black makes its open three an open four",
+                request: json!({"game": "gomoku", "moves": "h8 h9 i8 i9 j8 a1"}),
+                answer: json!({
+                    "best_move": {"row": 7, "col": 6, "notation": "g8"}, "score": 99997,
+                    "proven": {"result": "win", "plies": 3}, "depth": 1, "nodes": 1,
+                    "time_ms": 0, "nps": 1000, "pv": ["g8", "f8", "k8"],
+                    "stopped": "proven", "to_move": "X", "source": "search"
+                }),
+            },
+            GameExample {
+                name: "othello",
+                summary: "Othello, 8 plies deep",
+                request: json!({"game": "othello", "moves": "f5 d6", "depth": 8}),
+                answer: json!({
+                    "best_move": {"row": 2, "col": 2, "notation": "c3"}, "score": 4,
+                    "proven": null, "depth": 8, "nodes": 4222, "time_ms": 1, "nps": 4222000,
+                    "pv": ["c3", "f4", "f3", "g3", "g4", "e3", "e2"],
+                    "stopped": "depth", "to_move": "X", "source": "search"
+                }),
+            },
+            GameExample {
+                name: "tictactoe",
+                summary: "Tic-tac-toe from a board: X wins in 5 plies",
+                request: json!({"game": "tictactoe", "board": ["X.O", "...", "..."], "depth": 9}),
+                answer: tictactoe_search(),
+            },
+        ]),
+        ("post", "/v1/position") => Some(vec![
+            GameExample {
+                name: "connect4",
+                summary: "Connect Four after four moves",
+                request: json!({"game": "connect4", "moves": "4453"}),
+                answer: json!({
+                    "to_move": "X", "status": "ongoing", "winner": null, "winning_line": [],
+                    "legal_moves": ["1", "2", "3", "4", "5", "6", "7"], "forbidden": [],
+                    "board": [".......", ".......", ".......", ".......", "...O...", "..OXX.."]
+                }),
+            },
+            GameExample {
+                name: "gomoku",
+                summary: "Gomoku: black's five on row 8 has won",
+                request: json!({"game": "gomoku", "moves": "h8 a1 i8 a2 j8 a3 k8 a4 l8"}),
+                answer: json!({
+                    "to_move": "O", "status": "win", "winner": "X",
+                    "winning_line": ["h8", "i8", "j8", "k8", "l8"], "legal_moves": [],
+                    "forbidden": [],
+                    "board": ["O..............", "O..............", "O..............",
+                        "O..............", "...............", "...............",
+                        "...............", ".......XXXXX...", "...............",
+                        "...............", "...............", "...............",
+                        "...............", "...............", "..............."]
+                }),
+            },
+            GameExample {
+                name: "othello",
+                summary: "Othello from a board, which needs to_move",
+                request: json!({"game": "othello", "to_move": "O",
+                    "board": ["........", "........", "........", "...OX...",
+                        "...XX...", "....X...", "........", "........"]}),
+                answer: json!({
+                    "to_move": "O", "status": "ongoing", "winner": null, "winning_line": [],
+                    "legal_moves": ["f4", "d6", "f6"], "forbidden": [],
+                    "board": ["........", "........", "........", "...OX...",
+                        "...XX...", "....X...", "........", "........"]
+                }),
+            },
+            GameExample {
+                name: "tictactoe",
+                summary: "Tic-tac-toe: a won game, with its winning line",
+                request: json!({"game": "tictactoe", "board": ["OX.", "OX.", ".X."]}),
+                answer: json!({
+                    "to_move": "O", "status": "win", "winner": "X",
+                    "winning_line": ["b1", "b2", "b3"], "legal_moves": [], "forbidden": [],
+                    "board": ["OX.", "OX.", ".X."]
+                }),
+            },
+        ]),
+        _ => None,
+    }
+}
+
+/// The tic-tac-toe search that the search and batch examples share.
+fn tictactoe_search() -> Value {
+    json!({
         "best_move": {"row": 2, "col": 0, "notation": "a3"}, "score": 99995,
         "proven": {"result": "win", "plies": 5}, "depth": 7, "nodes": 98, "time_ms": 0,
         "nps": 98000, "pv": ["a3", "a2", "c3", "b3", "b2"], "stopped": "proven",
         "to_move": "X", "source": "search"
-    });
+    })
+}
+
+/// A worked example per route: the request body (if any) and the answer,
+/// as the server gives them.
+fn example(method: &str, path: &str) -> Option<(Option<Value>, Value)> {
+    let search = tictactoe_search();
     let session = |moves: Value, board: Value, version: u64| {
         json!({
             "id": "a126322e-9403-4374-a5f4-56f33659a6da", "game": "tictactoe", "size": 3,
@@ -159,10 +309,6 @@ fn example(method: &str, path: &str) -> Option<(Option<Value>, Value)> {
         s
     };
     Some(match (method, path) {
-        ("post", "/v1/search") => (
-            Some(json!({"game": "tictactoe", "board": ["X.O", "...", "..."], "depth": 9})),
-            search,
-        ),
         ("post", "/v1/search/stream") => (
             Some(json!({"game": "tictactoe", "moves": "b2 a1", "depth": 3})),
             json!({"event": "depth", "data": "{\"depth\":3,\"score\":4,\"pv\":[\"c2\",\"a2\",\"a3\"],\"nodes\":52,\"time_ms\":0}"}),
@@ -176,12 +322,6 @@ fn example(method: &str, path: &str) -> Option<(Option<Value>, Value)> {
                 json!({"items": [{"game": "tictactoe", "board": ["X.O", "...", "..."], "depth": 9}]}),
             ),
             json!({"results": [{"status": 200, "result": search}]}),
-        ),
-        ("post", "/v1/position") => (
-            Some(json!({"game": "connect4", "moves": "4453"})),
-            json!({"to_move": "X", "status": "ongoing", "winner": null, "winning_line": [],
-                "legal_moves": ["1", "2", "3", "4", "5", "6", "7"], "forbidden": [],
-                "board": [".......", ".......", ".......", ".......", "...O...", "..OXX.."]}),
         ),
         ("post", "/v1/analyze") => (
             Some(json!({"game": "tictactoe", "moves": ["b2", "a1"], "depth": 9})),
@@ -202,20 +342,59 @@ fn example(method: &str, path: &str) -> Option<(Option<Value>, Value)> {
         ),
         ("get", "/v1/games") => (
             None,
-            json!({"games": [{"name": "tictactoe", "title": "Tic-tac-toe", "sizes": [3],
-                "default_size": 3, "rules": [], "default_rules": null, "default_depth": 9,
-                "max_depth": 9, "default_time_ms": 1000,
-                "notation": "cell: column letter a-c, then row 1-3 from the top (a1 top-left)",
-                "start": ["...", "...", "..."], "gravity": false, "column_notation": false,
-                "passes": false, "flips": false, "forbidden_points": false}]}),
+            json!({"games": [
+                {"name": "tictactoe", "title": "Tic-tac-toe", "sizes": [3], "default_size": 3,
+                    "rules": [], "default_rules": null, "default_depth": 9, "max_depth": 9,
+                    "default_time_ms": 1000,
+                    "notation": "cell: column letter a-c, then row 1-3 from the top (a1 top-left)",
+                    "start": ["...", "...", "..."], "gravity": false, "column_notation": false,
+                    "passes": false, "flips": false, "forbidden_points": false},
+                {"name": "connect4", "title": "Connect Four", "sizes": [7], "default_size": 7,
+                    "rules": [], "default_rules": null, "default_depth": 42, "max_depth": 42,
+                    "default_time_ms": 4000,
+                    "notation": "column digit 1-7 from the left; a disc drops to the lowest empty cell",
+                    "start": [".......", ".......", ".......", ".......", ".......", "......."],
+                    "gravity": true, "column_notation": true, "passes": false, "flips": false,
+                    "forbidden_points": false},
+                {"name": "gomoku", "title": "Gomoku", "sizes": [15, 19, 20], "default_size": 15,
+                    "rules": ["freestyle", "standard", "renju"], "default_rules": "freestyle",
+                    "default_depth": 60, "max_depth": 60, "default_time_ms": 1000,
+                    "notation": "cell: column letter (a-o on 15×15, a-t on 20×20), then row from the top, 1-based (a1 top-left, h8 the centre of 15×15)",
+                    "start": ["...............", "...............", "...............",
+                        "...............", "...............", "...............",
+                        "...............", "...............", "...............",
+                        "...............", "...............", "...............",
+                        "...............", "...............", "..............."],
+                    "gravity": false, "column_notation": false, "passes": false, "flips": false,
+                    "forbidden_points": true},
+                {"name": "othello", "title": "Othello", "sizes": [8], "default_size": 8,
+                    "rules": [], "default_rules": null, "default_depth": 60, "max_depth": 60,
+                    "default_time_ms": 1000,
+                    "notation": "square: column letter a-h, then row 1-8 from the top (a1 top-left); or \"pass\"",
+                    "start": ["........", "........", "........", "...OX...", "...XO...",
+                        "........", "........", "........"],
+                    "gravity": false, "column_notation": false, "passes": true, "flips": true,
+                    "forbidden_points": false}
+            ]}),
         ),
         ("get", "/v1/limits") => (
             None,
             json!({"max_time_ms": 10000, "max_nodes": 100_000_000_000_u64, "max_multi_pv": 400,
                 "max_level": 10, "max_batch_items": 64, "max_analyze_moves": 400,
                 "max_body_bytes": 65536, "workers": 2, "queue": 64, "tt_mb": 128,
-                "games": [{"name": "tictactoe", "max_depth": 9, "default_depth": 9,
-                    "default_time_ms": 1000, "default_margin": 1, "default_mistake_threshold": 2}]}),
+                "games": [
+                    {"name": "tictactoe", "max_depth": 9, "default_depth": 9,
+                        "default_time_ms": 1000, "default_margin": 1,
+                        "default_mistake_threshold": 2},
+                    {"name": "connect4", "max_depth": 42, "default_depth": 42,
+                        "default_time_ms": 4000, "default_margin": 2,
+                        "default_mistake_threshold": 4},
+                    {"name": "gomoku", "max_depth": 60, "default_depth": 60,
+                        "default_time_ms": 1000, "default_margin": 30,
+                        "default_mistake_threshold": 300},
+                    {"name": "othello", "max_depth": 60, "default_depth": 60,
+                        "default_time_ms": 1000, "default_margin": 60,
+                        "default_mistake_threshold": 400}]}),
         ),
         ("post", "/v1/sessions") => (
             Some(json!({"game": "tictactoe", "ai": {"plays": "O", "depth": 9}})),
@@ -269,12 +448,14 @@ pub fn render(doc: &OpenApi) -> String {
          <link rel=\"stylesheet\" href=\"/docs.css\">\n</head>\n<body>\n<header>\n\
          <h1>{t} <small>{v}</small></h1>\n{d}\
          <p>The contract as YAML: <a href=\"/openapi.yaml\">/openapi.yaml</a>. Play against the AI: <a href=\"/\">/</a>.</p>\n\
+         {servers}\
          <p>Authentication: when the server sets API keys, every <code>/v1/*</code> route needs \
          <code>Authorization: Bearer &lt;key&gt;</code>. Quotas: over <code>GAMEAI_RATE_LIMIT</code>, \
          429 with <code>Retry-After</code>, <code>RateLimit</code> and <code>RateLimit-Policy</code>.</p>\n</header>\n",
         t = escape(&title),
         v = escape(&version),
         d = prose(&text(&doc["info"]["description"])),
+        servers = servers_html(&doc["servers"]),
     );
 
     let paths = doc["paths"].as_object().cloned().unwrap_or_default();
@@ -310,6 +491,22 @@ pub fn render(doc: &OpenApi) -> String {
     }
     html.push_str("</section>\n</main>\n</body>\n</html>\n");
     html
+}
+
+/// Where the routes are: the document's `servers`.
+fn servers_html(servers: &Value) -> String {
+    servers
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|server| {
+            format!(
+                "<p>Server: <code>{}</code>: {}</p>\n",
+                escape(&text(&server["url"])),
+                prose_inline(&text(&server["description"])),
+            )
+        })
+        .collect()
 }
 
 fn operation_html(html: &mut String, method: &str, path: &str, operation: &Value) {
@@ -355,7 +552,7 @@ fn operation_html(html: &mut String, method: &str, path: &str, operation: &Value
                 escape(media),
                 type_html(&body["schema"])
             );
-            example_html(html, &body["example"]);
+            examples_html(html, body, "Example", &anchor(method, path));
         }
     }
     html.push_str(
@@ -387,9 +584,9 @@ fn operation_html(html: &mut String, method: &str, path: &str, operation: &Value
             .flatten()
             .map(|(_, c)| c)
         {
-            if !body["example"].is_null() {
+            if !body["example"].is_null() || body["examples"].is_object() {
                 let _ = writeln!(html, "<h3>Example answer ({})</h3>", escape(status));
-                example_html(html, &body["example"]);
+                examples_html(html, body, "Answer", &anchor(method, path));
             }
         }
     }
@@ -431,6 +628,24 @@ fn schema_html(html: &mut String, name: &str, schema: &Value) {
         let _ = writeln!(html, "<p>{}</p>", type_html(schema));
     }
     html.push_str("</section>\n");
+}
+
+/// A media type's `example`, or each of its named `examples` under its
+/// summary (`lead` begins the line: "Example", "Answer"; `operation` is
+/// the operation's anchor, which the examples' own anchors extend).
+fn examples_html(html: &mut String, media: &Value, lead: &str, operation: &str) {
+    example_html(html, &media["example"]);
+    for (name, example) in media["examples"].as_object().into_iter().flatten() {
+        let _ = writeln!(
+            html,
+            "<p class=\"example-name\" id=\"{operation}-{kind}-{id}\">{lead} ({id}): {summary}</p>",
+            kind = escape(&lead.to_lowercase()),
+            id = escape(name),
+            lead = escape(lead),
+            summary = prose_inline(&text(&example["summary"])),
+        );
+        example_html(html, &example["value"]);
+    }
 }
 
 fn example_html(html: &mut String, example: &Value) {
@@ -563,5 +778,135 @@ mod tests {
         assert!(html.contains("id=\"schema-SearchRequest\""));
         assert!(!html.contains("http://") && !html.contains("https://"));
         assert!(!html.contains("<script"));
+    }
+
+    #[test]
+    fn searches_and_positions_have_an_example_for_every_game() {
+        let doc = serde_json::to_value(super::super::openapi()).unwrap();
+        let html = super::super::docs_html();
+        for path in ["/v1/search", "/v1/position"] {
+            let operation = &doc["paths"][path]["post"];
+            let requests = &operation["requestBody"]["content"]["application/json"]["examples"];
+            let answers = &operation["responses"]["200"]["content"]["application/json"]["examples"];
+            for kind in crate::games::GameKind::ALL {
+                let game = kind.name();
+                assert_eq!(requests[game]["value"]["game"], game, "{path} {game}");
+                assert!(answers[game]["value"].is_object(), "{path} {game}");
+                let anchor = anchor("post", path);
+                assert!(html.contains(&format!("id=\"{anchor}-example-{game}\"")));
+                assert!(html.contains(&format!("id=\"{anchor}-answer-{game}\"")));
+            }
+        }
+        let games = doc["paths"]["/v1/games"]["get"]["responses"]["200"]["content"]
+            ["application/json"]["example"]["games"]
+            .as_array()
+            .unwrap()
+            .len();
+        assert_eq!(games, crate::games::GameKind::ALL.len());
+    }
+
+    /// Whether `actual` holds every field `expected` shows, but for those
+    /// that vary from run to run; arrays element for element.
+    fn holds(expected: &Value, actual: &Value, place: &str) -> Result<(), String> {
+        const VARYING: [&str; 6] = [
+            "time_ms",
+            "nps",
+            "workers",
+            "id",
+            "created_at",
+            "updated_at",
+        ];
+        match (expected, actual) {
+            (Value::Object(fields), Value::Object(got)) => fields
+                .iter()
+                .filter(|(name, _)| !VARYING.contains(&name.as_str()))
+                .try_for_each(|(name, value)| {
+                    let place = format!("{place}.{name}");
+                    holds(value, got.get(name).unwrap_or(&Value::Null), &place)
+                }),
+            (Value::Array(items), Value::Array(got)) if items.len() == got.len() => items
+                .iter()
+                .zip(got)
+                .enumerate()
+                .try_for_each(|(i, (item, value))| holds(item, value, &format!("{place}[{i}]"))),
+            _ if expected == actual => Ok(()),
+            _ => Err(format!(
+                "{place}: the example says {expected}, the server {actual}"
+            )),
+        }
+    }
+
+    /// Every worked example a client can send as it is (no session id, no
+    /// event stream) is sent to the app: its answer is the example's.
+    #[tokio::test]
+    async fn the_examples_are_what_the_server_answers() {
+        use tower::ServiceExt;
+
+        // Without the cache, each example is searched as if it came first.
+        let mut config = crate::Config::defaults();
+        config.cache_mb = 0;
+        let state = crate::AppState::new(config);
+        state.pool.wait_prepared();
+        let app = crate::app(state);
+        let doc = serde_json::to_value(super::super::openapi()).unwrap();
+        let mut checked = 0;
+        for (path, item) in doc["paths"].as_object().unwrap() {
+            if path.contains('{') || path.contains("stream") {
+                continue;
+            }
+            for (method, operation) in item.as_object().unwrap() {
+                let Some(ok) = ["200", "201"]
+                    .into_iter()
+                    .find(|s| operation["responses"].get(*s).is_some())
+                else {
+                    continue;
+                };
+                let answer = &operation["responses"][ok]["content"]["application/json"];
+                let request = &operation["requestBody"]["content"]["application/json"];
+                let mut cases = Vec::new();
+                for (name, example) in answer["examples"].as_object().into_iter().flatten() {
+                    cases.push((
+                        request["examples"][name]["value"].clone(),
+                        &example["value"],
+                    ));
+                }
+                if !answer["example"].is_null() {
+                    cases.push((request["example"].clone(), &answer["example"]));
+                }
+                for (body, expected) in cases {
+                    let place = format!("{method} {path} {body}");
+                    let builder = axum::http::Request::builder()
+                        .method(method.to_uppercase().as_str())
+                        .uri(path.as_str())
+                        .header("content-type", "application/json");
+                    let body = match body {
+                        Value::Null => axum::body::Body::empty(),
+                        body => axum::body::Body::from(body.to_string()),
+                    };
+                    let reply = app
+                        .clone()
+                        .oneshot(builder.body(body).unwrap())
+                        .await
+                        .unwrap();
+                    assert_eq!(reply.status().as_str(), ok, "{place}");
+                    let bytes = axum::body::to_bytes(reply.into_body(), usize::MAX)
+                        .await
+                        .unwrap();
+                    let Ok(actual) = serde_json::from_slice::<Value>(&bytes) else {
+                        continue;
+                    };
+                    holds(expected, &actual, &place).unwrap();
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked >= 14, "{checked} examples checked");
+    }
+
+    #[test]
+    fn the_document_names_its_server() {
+        let doc = serde_json::to_value(super::super::openapi()).unwrap();
+        assert_eq!(doc["servers"][0]["url"], "/");
+        assert!(super::super::docs_html().contains("Server: <code>/</code>"));
     }
 }

@@ -1,9 +1,11 @@
-//! The middleware and fallbacks around the routes: request ids, CORS,
-//! answers for unknown routes and methods, and problem+json for error
-//! statuses that lower layers answer with a bare status.
+//! The middleware and fallbacks around the routes: request ids, CORS (with
+//! preflights cached), answers for unknown routes and methods, and
+//! problem+json for error statuses that lower layers answer with a bare
+//! status.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::task::{Context, Poll};
+use std::time::Duration;
 
 use axum::body::{Body, Bytes, HttpBody};
 use axum::extract::Request;
@@ -161,6 +163,12 @@ where
     }
 }
 
+/// How long a browser may reuse a preflight's answer: an hour, so a page
+/// that calls the API does not pay a second round trip before every
+/// request (browsers cap it lower: Chromium at two hours, Firefox at a
+/// day; the allowed origins, methods and headers only change on restart).
+const PREFLIGHT_MAX_AGE: Duration = Duration::from_secs(3600);
+
 pub fn cors(origins: &[String]) -> CorsLayer {
     let allow = if origins.iter().any(|o| o.trim() == "*") {
         AllowOrigin::any()
@@ -181,6 +189,7 @@ pub fn cors(origins: &[String]) -> CorsLayer {
             HeaderName::from_static("ratelimit"),
             HeaderName::from_static("ratelimit-policy"),
         ])
+        .max_age(PREFLIGHT_MAX_AGE)
 }
 
 pub async fn route_not_found(request: Request) -> ApiError {
