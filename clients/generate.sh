@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates both clients' generated parts from openapi.yaml:
-# clients/typescript/src/schema.d.ts (openapi-typescript) and
+# clients/typescript/src/schema.ts (openapi-typescript) and
 # clients/python/gameai_client (openapi-python-client). Run it after
 # changing the API; clients/test.sh fails while either is stale.
 set -euo pipefail
@@ -8,7 +8,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 out="${1:-$here}" # test.sh generates into a scratch copy to compare
 
 (cd "$here/typescript" && npm ci --no-audit --no-fund --silent &&
-  npx openapi-typescript "$here/../openapi.yaml" -o "$out/typescript/src/schema.d.ts" >/dev/null)
+  npx openapi-typescript "$here/../openapi.yaml" -o "$out/typescript/src/schema.ts" >/dev/null)
 
 venv="${GAMEAI_CLIENTS_VENV:-$here/python/.venv}"
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"

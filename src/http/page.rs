@@ -1,8 +1,8 @@
-//! The play page at `GET /`: one HTML page, its script and its style sheet,
-//! embedded in the binary so the service needs nothing else to serve it (no
-//! build step, no CDN, works offline). The page talks to the public API —
-//! the session routes, `/v1/search`, `/v1/position`, `/v1/games` — exactly
-//! as any other client would.
+//! The play page at `GET /`: one HTML page, its script (ES modules, `app.js`
+//! the entry) and its style sheet, embedded in the binary so the service
+//! needs nothing else to serve it (no build step, no CDN, works offline).
+//! The page talks to the public API — the session routes, `/v1/search`,
+//! `/v1/position`, `/v1/games` — exactly as any other client would.
 //!
 //! It is not an API route, so it stays out of the OpenAPI document.
 
@@ -23,7 +23,7 @@ struct Asset {
 /// Builds an [`Asset`], its `ETag` a hash of its contents computed at
 /// compile time, so a new binary never serves a stale cached file.
 macro_rules! asset {
-    ($file:literal, $content_type:literal) => {{
+    ($file:literal, $content_type:expr) => {{
         const BODY: &str = include_str!($file);
         const HASH: [u8; 18] = etag_of(BODY);
         Asset {
@@ -37,9 +37,27 @@ macro_rules! asset {
     }};
 }
 
-const INDEX: Asset = asset!("page/index.html", "text/html; charset=utf-8");
-const SCRIPT: Asset = asset!("page/app.js", "text/javascript; charset=utf-8");
-const STYLE: Asset = asset!("page/app.css", "text/css; charset=utf-8");
+/// Every file of the page, by the path it is served at. The modules import
+/// each other by these paths (`./api.js` from `/app.js` is `/api.js`), and the
+/// page preloads them all, so a new module is added here and in
+/// `index.html`'s `modulepreload` list (a test checks both).
+static ASSETS: [(&str, Asset); 10] = [
+    ("/", asset!("page/index.html", HTML)),
+    ("/app.css", asset!("page/app.css", CSS)),
+    ("/app.js", asset!("page/app.js", JAVASCRIPT)),
+    ("/api.js", asset!("page/api.js", JAVASCRIPT)),
+    ("/state.js", asset!("page/state.js", JAVASCRIPT)),
+    ("/setup.js", asset!("page/setup.js", JAVASCRIPT)),
+    ("/session.js", asset!("page/session.js", JAVASCRIPT)),
+    ("/board.js", asset!("page/board.js", JAVASCRIPT)),
+    ("/panels.js", asset!("page/panels.js", JAVASCRIPT)),
+    ("/records.js", asset!("page/records.js", JAVASCRIPT)),
+];
+
+const HTML: &str = "text/html; charset=utf-8";
+const CSS: &str = "text/css; charset=utf-8";
+/// Browsers run module scripts served as JavaScript only.
+const JAVASCRIPT: &str = "text/javascript; charset=utf-8";
 
 /// The page allows only itself: its own script, style and API, nothing
 /// inline and nothing from elsewhere.
@@ -48,19 +66,12 @@ const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; st
      frame-ancestors 'none'";
 
 pub fn router() -> Router<AppState> {
-    Router::new()
-        .route(
-            "/",
-            get(|headers: HeaderMap| async move { serve(&INDEX, &headers) }),
+    ASSETS.iter().fold(Router::new(), |router, (path, asset)| {
+        router.route(
+            path,
+            get(move |headers: HeaderMap| async move { serve(asset, &headers) }),
         )
-        .route(
-            "/app.js",
-            get(|headers: HeaderMap| async move { serve(&SCRIPT, &headers) }),
-        )
-        .route(
-            "/app.css",
-            get(|headers: HeaderMap| async move { serve(&STYLE, &headers) }),
-        )
+    })
 }
 
 /// Serves `asset`, or 304 when the browser already holds this version.
@@ -129,18 +140,63 @@ const fn etag_of(body: &str) -> [u8; 18] {
 mod tests {
     use super::*;
 
+    fn asset(path: &str) -> &'static Asset {
+        &ASSETS.iter().find(|(p, _)| *p == path).expect(path).1
+    }
+
     #[test]
     fn etags_are_quoted_hex_and_differ_by_content() {
-        assert_eq!(INDEX.etag.len(), 18);
-        assert!(INDEX.etag.starts_with('"') && INDEX.etag.ends_with('"'));
-        assert!(INDEX.etag[1..17].bytes().all(|b| b.is_ascii_hexdigit()));
-        assert_ne!(INDEX.etag, SCRIPT.etag);
-        assert_ne!(SCRIPT.etag, STYLE.etag);
+        for (path, asset) in &ASSETS {
+            assert_eq!(asset.etag.len(), 18, "{path}");
+            assert!(asset.etag.starts_with('"') && asset.etag.ends_with('"'));
+            assert!(asset.etag[1..17].bytes().all(|b| b.is_ascii_hexdigit()));
+        }
+        let mut etags: Vec<_> = ASSETS.iter().map(|(_, asset)| asset.etag).collect();
+        etags.sort_unstable();
+        etags.dedup();
+        assert_eq!(etags.len(), ASSETS.len());
     }
 
     #[test]
     fn the_page_names_its_script_and_style() {
-        assert!(INDEX.body.contains(r#"src="/app.js""#));
-        assert!(INDEX.body.contains(r#"href="/app.css""#));
+        let index = asset("/").body;
+        assert!(index.contains(r#"<script type="module" src="/app.js">"#));
+        assert!(index.contains(r#"href="/app.css""#));
+    }
+
+    /// Every module a script imports is served, every module but the entry
+    /// is preloaded by the page, and every module served is imported (or is
+    /// the entry): a module left out of [`ASSETS`] would fail in a browser
+    /// only.
+    #[test]
+    fn every_module_is_served_preloaded_and_used() {
+        let index = asset("/").body;
+        let modules: Vec<(&str, &Asset)> = ASSETS
+            .iter()
+            .filter(|(path, _)| path.ends_with(".js"))
+            .map(|(path, asset)| (*path, asset))
+            .collect();
+        let mut imported = vec!["/app.js".to_owned()];
+        for (path, asset) in &modules {
+            for line in asset.body.lines().filter(|l| l.starts_with("import ")) {
+                let from = line.split(" from './").nth(1).expect(line);
+                let target = format!("/{}", from.trim_end_matches("';"));
+                assert!(
+                    modules.iter().any(|(p, _)| *p == target),
+                    "{path} imports {target}, which is not served"
+                );
+                imported.push(target);
+            }
+            if *path != "/app.js" {
+                let preload = format!(r#"<link rel="modulepreload" href="{path}">"#);
+                assert!(index.contains(&preload), "the page does not preload {path}");
+            }
+        }
+        for (path, _) in &modules {
+            assert!(
+                imported.iter().any(|i| i == path),
+                "{path} is never imported"
+            );
+        }
     }
 }

@@ -1,5 +1,5 @@
 /**
- * A typed client for gameai. `schema.d.ts` is generated from the
+ * A typed client for gameai. `schema.ts` is generated from the
  * service's `openapi.yaml` by openapi-typescript (`npm run generate`);
  * calls go through openapi-fetch, so every path, body and answer is
  * checked by the compiler. `GameAi` adds what makes the API pleasant:
