@@ -211,6 +211,13 @@ fn in_browser(scenario: impl AsyncFnOnce(&Page<'_>) -> Result<()>) {
 /// Picks a game and its options in the form, then presses New game and
 /// waits for the game to be ready.
 async fn new_game(b: &Browser, game: &str, options: &[(&str, &str)]) -> Result<()> {
+    // The page fills the list from `/v1/games` after it loads.
+    b.wait_for(
+        "the games list",
+        &format!("return document.querySelector(\"#game option[value='{game}']\") ? true : null"),
+        WAIT,
+    )
+    .await?;
     b.click(&format!("#game option[value='{game}']")).await?;
     for (field, value) in options {
         match *field {

@@ -189,10 +189,15 @@ pub fn from_object<T: DeserializeOwned>(value: serde_json::Value) -> Result<T> {
         ));
     }
     serde_path_to_error::deserialize(value).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = e.into_inner();
-        ApiError::BadRequest(if path == "." {
-            inner.to_string()
+        let mut path = e.path().to_string();
+        let inner = e.into_inner().to_string();
+        // An unknown field's path ends with the field, which the message
+        // names already: the path is where it was given.
+        if inner.starts_with("unknown field") {
+            path.truncate(path.rfind(['.', '[']).unwrap_or(0));
+        }
+        ApiError::BadRequest(if path.is_empty() || path == "." {
+            inner
         } else {
             format!("{path}: {inner}")
         })
@@ -212,5 +217,43 @@ where
             .map(Some)
             .map_err(D::Error::custom),
         Some(other) => Err(D::Error::custom(format!("expected an object, got {other}"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Outer {
+        depth: Option<i64>,
+        inner: Option<Inner>,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Inner {
+        level: Option<i64>,
+    }
+
+    fn refusal(body: &str) -> String {
+        match read_object::<Outer>(body.as_bytes()) {
+            Err(ApiError::BadRequest(detail)) => detail,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_refusal_names_where_the_field_is() {
+        assert!(refusal(r#"{"depth":"9"}"#).starts_with("depth: invalid type"));
+        assert!(refusal(r#"{"inner":{"level":"x"}}"#).starts_with("inner.level: invalid type"));
+        assert!(refusal(r#"{"dpth":9}"#).starts_with("unknown field `dpth`"));
+        assert!(refusal(r#"{"inner":{"lvl":1}}"#).starts_with("inner: unknown field `lvl`"));
+        assert!(refusal(r#"{"depth":1,"depth":2}"#).contains("\"depth\" is given twice"));
+        assert!(refusal(r#"{"inner":{"level":1,"level":1}}"#).contains("given twice"));
+        assert!(read_object::<Outer>(br#"{"depth":1,"inner":{"level":2}}"#).is_ok());
     }
 }
