@@ -56,6 +56,11 @@ pub struct Config {
     #[arg(long, env = "GAMEAI_WORKERS")]
     pub workers: Option<usize>,
 
+    /// The most threads one search may ask for (`threads`; default: the
+    /// workers). A search holds that many workers while it runs.
+    #[arg(long, env = "GAMEAI_MAX_THREADS", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub max_threads: Option<u64>,
+
     /// Searches allowed to wait for a worker; beyond this, 503 at once.
     #[arg(long, env = "GAMEAI_QUEUE", default_value_t = 64)]
     pub queue: usize,
@@ -222,6 +227,15 @@ impl Config {
     /// The defaults, as if no flag or variable were set (for tests).
     pub fn defaults() -> Self {
         Self::parse_from(["gameai"])
+    }
+
+    /// The most threads one search may use: the setting, within the
+    /// workers (a search cannot hold more workers than there are).
+    pub fn thread_cap(&self) -> usize {
+        let workers = self.worker_count();
+        self.max_threads.map_or(workers, |t| {
+            usize::try_from(t).unwrap_or(usize::MAX).min(workers)
+        })
     }
 
     pub fn worker_count(&self) -> usize {

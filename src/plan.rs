@@ -35,6 +35,17 @@ pub struct Strength {
     /// share of it (within `time_ms`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<GameClock>,
+    /// Threads to search with; each holds a worker while the search runs.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub threads: usize,
+}
+
+fn one() -> usize {
+    1
+}
+
+fn is_one(n: &usize) -> bool {
+    *n == 1
 }
 
 impl Strength {
@@ -64,6 +75,7 @@ impl Strength {
             time_ms,
             level,
             clock,
+            threads: 1,
         }
     }
 
@@ -93,6 +105,8 @@ pub struct Plan {
     pub random_percent: u32,
     /// Set whenever a random choice may be made.
     pub seed: Option<u64>,
+    /// Threads to search with: the workers the search holds.
+    pub threads: usize,
     /// The client set a time budget (`time_ms` or a clock): the answer
     /// depends on how deep that time reaches, not only on the request.
     pub timed: bool,
@@ -121,6 +135,7 @@ impl Plan {
                 .level
                 .map_or(0, |l| level::level(kind, l).random_percent),
             seed: None,
+            threads: strength.threads.max(1),
             timed: true,
             cache: true,
             book: strength.level.is_none(),
@@ -141,6 +156,7 @@ impl Plan {
             margin: None,
             random_percent: 0,
             seed: None,
+            threads: 1,
             timed: true,
             cache: false,
             book: false,

@@ -42,9 +42,12 @@ impl Runner {
         let budget_ms = plan.time_ms;
         let answer = self
             .pool
-            .run(move |ws, stop| plan.run(ws, stop, None, |_| {}))
-            .await
-            .inspect_err(|e| count_shed(kind, *e))?;
+            .start(plan.threads, move |ws, stop| {
+                plan.run(ws, stop, None, |_| {})
+            })
+            .inspect_err(|e| count_shed(kind, *e))?
+            .answer()
+            .await?;
         if let Some(query) = &query {
             self.cache
                 .store(query, &answer.report, budget_ms, false)

@@ -65,6 +65,9 @@ pub struct AnalyzeRequest {
     /// `default_mistake_threshold` in `GET /v1/limits`).
     #[schema(minimum = 1)]
     pub threshold: Option<i64>,
+    /// Threads each position's search uses, as in `POST /v1/search`.
+    #[schema(minimum = 1)]
+    pub threads: Option<i64>,
 }
 
 /// How good a move was.
@@ -193,6 +196,7 @@ async fn analyze_game(
         .nodes
         .map(|n| in_range("nodes", n, MAX_NODES))
         .transpose()?;
+    let threads = validate::threads(&state, "threads", request.threads)?;
     let threshold = match request.threshold {
         Some(t) => in_range("threshold", t, 2 * crate::search::WIN as u64)? as i32,
         None => kind.info().mistake_threshold,
@@ -208,11 +212,14 @@ async fn analyze_game(
         futures_util::stream::iter(positions.into_iter().zip(moves.clone()))
             .map(|(position, played)| {
                 let state = state.clone();
-                let plan = Plan::plain(position, depth, Duration::from_millis(time_ms), nodes);
+                let plan = Plan {
+                    threads,
+                    ..Plan::plain(position, depth, Duration::from_millis(time_ms), nodes)
+                };
                 async move {
                     let (best, line) = state
                         .pool
-                        .run(move |ws, stop| {
+                        .start(threads, move |ws, stop| {
                             let limits = plan.limits(stop, None);
                             let best = plan.position.search(&limits, ws);
                             let mut line = lines::search_lines(
@@ -224,8 +231,9 @@ async fn analyze_game(
                             );
                             (best, line.remove(0))
                         })
-                        .await
-                        .inspect_err(|e| count_shed(kind, *e))?;
+                        .inspect_err(|e| count_shed(kind, *e))?
+                        .answer()
+                        .await?;
                     finished(kind, &best);
                     Ok((best, line))
                 }

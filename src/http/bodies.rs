@@ -193,6 +193,14 @@ pub struct SearchRequest {
     /// Requests with `randomize`, a random `level` or `multi_pv` above 1
     /// are always searched. `false` searches anew.
     pub cache: Option<bool>,
+    /// Threads to search with, from 1 (the default) to the server's
+    /// `max_threads` (`GET /v1/limits`). The search holds that many workers
+    /// while it runs, and waits in the queue until they are free. With more
+    /// than one the answer may differ from run to run (threads share one
+    /// table, and who finds what first varies); with one it is the same
+    /// every time for the same request and budget.
+    #[schema(minimum = 1)]
+    pub threads: Option<i64>,
 }
 
 /// A game clock, as bots and tournaments keep it. The move's budget is a

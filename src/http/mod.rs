@@ -387,6 +387,7 @@ mod tests {
                         time_ms: 100,
                         level: None,
                         clock: None,
+                        threads: 1,
                     },
                 },
                 version: 1,

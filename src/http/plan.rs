@@ -8,7 +8,7 @@ use super::AppState;
 use super::bodies::{Randomize, SearchRequest, SearchResponse};
 use super::caps::{MAX_MULTI_PV, MAX_NODES};
 use super::error::{ApiError, Result};
-use super::validate::{self, in_range};
+use super::validate::{self, StrengthRequest, in_range};
 use crate::plan::{Answer, Plan};
 
 /// Checks every field of `request` (a finished game is refused).
@@ -19,10 +19,13 @@ pub fn plan_of(state: &AppState, request: &SearchRequest) -> Result<Plan> {
         state,
         kind,
         &validate::SEARCH_FIELDS,
-        request.depth,
-        request.time_ms,
-        request.level,
-        request.clock.as_ref(),
+        StrengthRequest {
+            depth: request.depth,
+            time_ms: request.time_ms,
+            level: request.level,
+            clock: request.clock.as_ref(),
+            threads: request.threads,
+        },
     )?;
     let nodes = request
         .nodes

@@ -139,6 +139,8 @@ pub struct LimitsResponse {
     pub max_body_bytes: usize,
     /// Searches that run at once.
     pub workers: usize,
+    /// The most `threads` one search may use (`GAMEAI_MAX_THREADS`).
+    pub max_threads: usize,
     /// Searches that may wait for a worker; beyond it the server answers 503.
     pub queue: usize,
     /// The table memory each worker may use, in MiB (`GAMEAI_TT_MB`).
@@ -247,6 +249,7 @@ async fn server_limits(State(state): State<AppState>) -> Json<LimitsResponse> {
         max_analyze_moves: MAX_ANALYZE_MOVES,
         max_body_bytes: config.max_body_bytes,
         workers: state.pool.workers(),
+        max_threads: config.thread_cap().min(state.pool.workers()),
         queue: config.queue,
         tt_mb: config.tt_mb,
         games: GameKind::ALL

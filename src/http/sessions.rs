@@ -20,7 +20,7 @@ pub use bodies::{
 use super::AppState;
 use super::error::{ApiError, Problem, Result};
 use super::extract::{Json, OptionalJson};
-use super::validate::{self, game_kind};
+use super::validate::{self, StrengthRequest, game_kind};
 use crate::sessions::{AiSettings, GivenMove, NewSession, Owner};
 use crate::vocabulary::Player;
 
@@ -81,10 +81,13 @@ fn new_session(state: &AppState, request: &CreateSessionRequest) -> Result<NewSe
         state,
         kind,
         &validate::AI_FIELDS,
-        ai.depth,
-        ai.time_ms,
-        ai.level,
-        ai.clock.as_ref(),
+        StrengthRequest {
+            depth: ai.depth,
+            time_ms: ai.time_ms,
+            level: ai.level,
+            clock: ai.clock.as_ref(),
+            threads: ai.threads,
+        },
     )?;
     let ai = AiSettings {
         plays: ai.plays.unwrap_or(AiSide::O).into(),

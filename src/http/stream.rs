@@ -122,6 +122,8 @@ pub struct StreamQuery {
     /// `true`, `false`, or a score margin, as in `POST /v1/search`.
     pub randomize: Option<String>,
     pub seed: Option<i64>,
+    /// As in `POST /v1/search`.
+    pub threads: Option<i64>,
     /// The mover's clock (`clock.time_left_ms` in `POST /v1/search`).
     pub time_left_ms: Option<i64>,
     /// With `time_left_ms`: the increment per move.
@@ -181,6 +183,7 @@ impl TryFrom<StreamQuery> for SearchRequest {
             seed: q.seed,
             // A stream shows each depth as it is searched.
             cache: Some(false),
+            threads: q.threads,
         })
     }
 }
@@ -235,9 +238,10 @@ fn stream(
         ));
     });
     let line_tx = tx.clone();
+    let threads = plan.threads;
     let running = state
         .pool
-        .start(1, move |ws, stop| {
+        .start(threads, move |ws, stop| {
             plan.run(ws, stop, Some(sink), |line| {
                 let _ = line_tx.send(event("line", &LineBody::from(line.clone())));
             })

@@ -69,6 +69,7 @@ pub struct StrengthFields {
     pub time_ms: &'static str,
     pub level: &'static str,
     pub clock: &'static str,
+    pub threads: &'static str,
 }
 
 /// A search request's own fields.
@@ -77,6 +78,7 @@ pub const SEARCH_FIELDS: StrengthFields = StrengthFields {
     time_ms: "time_ms",
     level: "level",
     clock: "clock",
+    threads: "threads",
 };
 
 /// A session's `ai` settings.
@@ -85,19 +87,54 @@ pub const AI_FIELDS: StrengthFields = StrengthFields {
     time_ms: "ai.time_ms",
     level: "ai.level",
     clock: "ai.clock",
+    threads: "ai.threads",
 };
 
-/// A client's depth, time, level and clock, each checked against its range
-/// and named as `fields` says, completed into a [`Strength`].
+/// What a client asks of a search's strength, as its request has it.
+#[derive(Clone, Copy, Default)]
+pub struct StrengthRequest<'a> {
+    pub depth: Option<i64>,
+    pub time_ms: Option<i64>,
+    pub level: Option<i64>,
+    pub clock: Option<&'a ClockBody>,
+    pub threads: Option<i64>,
+}
+
+/// Threads for one search: from 1 to the server's cap, which the refusal
+/// names.
+pub fn threads(state: &AppState, field: &'static str, threads: Option<i64>) -> Result<usize> {
+    let cap = state.config.thread_cap();
+    match threads {
+        None => Ok(1),
+        Some(t) => usize::try_from(t)
+            .ok()
+            .filter(|t| (1..=cap).contains(t))
+            .ok_or_else(|| {
+                ApiError::invalid(
+                    field,
+                    format!(
+                        "{field} must be between 1 and {cap}, this server's cap (GAMEAI_MAX_THREADS), got {t}"
+                    ),
+                )
+            }),
+    }
+}
+
+/// A client's depth, time, level, clock and threads, each checked against
+/// its range and named as `fields` says, completed into a [`Strength`].
 pub fn strength(
     state: &AppState,
     kind: GameKind,
     fields: &StrengthFields,
-    depth: Option<i64>,
-    time_ms: Option<i64>,
-    level: Option<i64>,
-    clock_body: Option<&ClockBody>,
+    asked: StrengthRequest<'_>,
 ) -> Result<Strength> {
+    let StrengthRequest {
+        depth,
+        time_ms,
+        level,
+        clock: clock_body,
+        threads: threads_asked,
+    } = asked;
     let max_time_ms = state.config.max_time_ms;
     let depth = checked_depth(fields.depth, kind, depth)?;
     let time_ms = time_ms
@@ -108,14 +145,10 @@ pub fn strength(
         .transpose()?
         .map(|l| l as u8);
     let clock = clock_body.map(|c| clock(fields.clock, c)).transpose()?;
-    Ok(Strength::new(
-        kind,
-        depth,
-        time_ms,
-        level,
-        clock,
-        max_time_ms,
-    ))
+    Ok(Strength {
+        threads: threads(state, fields.threads, threads_asked)?,
+        ..Strength::new(kind, depth, time_ms, level, clock, max_time_ms)
+    })
 }
 
 /// A game clock, each value within its range; `field` is where the

@@ -299,6 +299,7 @@ pub(crate) fn sample() -> Session {
                 time_ms: 1000,
                 level: None,
                 clock: None,
+                threads: 1,
             },
         },
         version: 1,

@@ -69,6 +69,10 @@ pub struct AiRequest {
     /// increment goes on.
     #[serde(default, deserialize_with = "optional_object")]
     pub clock: Option<ClockBody>,
+    /// Threads each of the AI's searches uses, as `threads` in
+    /// `POST /v1/search` (default 1).
+    #[schema(minimum = 1)]
+    pub threads: Option<i64>,
 }
 
 /// A new session: the game, its options, where it starts, and the AI.
@@ -175,6 +179,8 @@ pub struct AiBody {
     /// The AI's clock as it stands, if it plays on one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub clock: Option<ClockView>,
+    /// Threads each of its searches uses.
+    pub threads: usize,
 }
 
 /// A game clock as it stands.
@@ -208,6 +214,7 @@ impl From<AiSettings> for AiBody {
             time_ms: s.time_ms,
             level: s.level,
             clock: s.clock.map(Into::into),
+            threads: s.threads,
         }
     }
 }
