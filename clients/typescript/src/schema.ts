@@ -344,6 +344,8 @@ export interface components {
              */
             level?: number | null;
             plays: components["schemas"]["AiSide"];
+            /** @description Threads each of its searches uses. */
+            threads: number;
             /**
              * Format: int64
              * @description Time budget per move, in milliseconds.
@@ -398,6 +400,12 @@ export interface components {
             plays?: components["schemas"]["AiSide"] | null;
             /**
              * Format: int64
+             * @description Threads each of the AI's searches uses, as `threads` in
+             *     `POST /v1/search` (default 1).
+             */
+            threads?: number | null;
+            /**
+             * Format: int64
              * @description Time budget per move in milliseconds, from 1 to the server's cap
              *     (default: the game's `default_time_ms`).
              */
@@ -436,6 +444,11 @@ export interface components {
              * @description Board size, for games with several (gomoku: 15, 19, 20).
              */
             size?: number | null;
+            /**
+             * Format: int64
+             * @description Threads each position's search uses, as in `POST /v1/search`.
+             */
+            threads?: number | null;
             /**
              * Format: int64
              * @description A score drop above this is a mistake (default: the game's
@@ -725,6 +738,8 @@ export interface components {
              * @description The largest `nodes` budget.
              */
             max_nodes: number;
+            /** @description The most `threads` one search may use (`GAMEAI_MAX_THREADS`). */
+            max_threads: number;
             /**
              * Format: int64
              * @description The largest `time_ms` of any search, in milliseconds.
@@ -996,6 +1011,16 @@ export interface components {
              * @description Board size, for games with several (gomoku: 15, 19, 20).
              */
             size?: number | null;
+            /**
+             * Format: int64
+             * @description Threads to search with, from 1 (the default) to the server's
+             *     `max_threads` (`GET /v1/limits`). The search holds that many workers
+             *     while it runs, and waits in the queue until they are free. With more
+             *     than one the answer may differ from run to run (threads share one
+             *     table, and who finds what first varies); with one it is the same
+             *     every time for the same request and budget.
+             */
+            threads?: number | null;
             /**
              * Format: int64
              * @description Time budget in milliseconds, from 1 to the server's cap
@@ -1461,6 +1486,104 @@ export interface operations {
                      *             "..."
                      *           ],
                      *           "title": "Tic-tac-toe"
+                     *         },
+                     *         {
+                     *           "column_notation": true,
+                     *           "default_depth": 42,
+                     *           "default_rules": null,
+                     *           "default_size": 7,
+                     *           "default_time_ms": 4000,
+                     *           "flips": false,
+                     *           "forbidden_points": false,
+                     *           "gravity": true,
+                     *           "max_depth": 42,
+                     *           "name": "connect4",
+                     *           "notation": "column digit 1-7 from the left; a disc drops to the lowest empty cell",
+                     *           "passes": false,
+                     *           "rules": [],
+                     *           "sizes": [
+                     *             7
+                     *           ],
+                     *           "start": [
+                     *             ".......",
+                     *             ".......",
+                     *             ".......",
+                     *             ".......",
+                     *             ".......",
+                     *             "......."
+                     *           ],
+                     *           "title": "Connect Four"
+                     *         },
+                     *         {
+                     *           "column_notation": false,
+                     *           "default_depth": 60,
+                     *           "default_rules": "freestyle",
+                     *           "default_size": 15,
+                     *           "default_time_ms": 1000,
+                     *           "flips": false,
+                     *           "forbidden_points": true,
+                     *           "gravity": false,
+                     *           "max_depth": 60,
+                     *           "name": "gomoku",
+                     *           "notation": "cell: column letter (a-o on 15×15, a-t on 20×20), then row from the top, 1-based (a1 top-left, h8 the centre of 15×15)",
+                     *           "passes": false,
+                     *           "rules": [
+                     *             "freestyle",
+                     *             "standard",
+                     *             "renju"
+                     *           ],
+                     *           "sizes": [
+                     *             15,
+                     *             19,
+                     *             20
+                     *           ],
+                     *           "start": [
+                     *             "...............",
+                     *             "...............",
+                     *             "...............",
+                     *             "...............",
+                     *             "...............",
+                     *             "...............",
+                     *             "...............",
+                     *             "...............",
+                     *             "...............",
+                     *             "...............",
+                     *             "...............",
+                     *             "...............",
+                     *             "...............",
+                     *             "...............",
+                     *             "..............."
+                     *           ],
+                     *           "title": "Gomoku"
+                     *         },
+                     *         {
+                     *           "column_notation": false,
+                     *           "default_depth": 60,
+                     *           "default_rules": null,
+                     *           "default_size": 8,
+                     *           "default_time_ms": 1000,
+                     *           "flips": true,
+                     *           "forbidden_points": false,
+                     *           "gravity": false,
+                     *           "max_depth": 60,
+                     *           "name": "othello",
+                     *           "notation": "square: column letter a-h, then row 1-8 from the top (a1 top-left); or \"pass\"",
+                     *           "passes": true,
+                     *           "rules": [],
+                     *           "sizes": [
+                     *             8
+                     *           ],
+                     *           "start": [
+                     *             "........",
+                     *             "........",
+                     *             "........",
+                     *             "...OX...",
+                     *             "...XO...",
+                     *             "........",
+                     *             "........",
+                     *             "........"
+                     *           ],
+                     *           "title": "Othello"
                      *         }
                      *       ]
                      *     }
@@ -1527,6 +1650,30 @@ export interface operations {
                      *           "default_time_ms": 1000,
                      *           "max_depth": 9,
                      *           "name": "tictactoe"
+                     *         },
+                     *         {
+                     *           "default_depth": 42,
+                     *           "default_margin": 2,
+                     *           "default_mistake_threshold": 4,
+                     *           "default_time_ms": 4000,
+                     *           "max_depth": 42,
+                     *           "name": "connect4"
+                     *         },
+                     *         {
+                     *           "default_depth": 60,
+                     *           "default_margin": 30,
+                     *           "default_mistake_threshold": 300,
+                     *           "default_time_ms": 1000,
+                     *           "max_depth": 60,
+                     *           "name": "gomoku"
+                     *         },
+                     *         {
+                     *           "default_depth": 60,
+                     *           "default_margin": 60,
+                     *           "default_mistake_threshold": 400,
+                     *           "default_time_ms": 1000,
+                     *           "max_depth": 60,
+                     *           "name": "othello"
                      *         }
                      *       ],
                      *       "max_analyze_moves": 400,
@@ -1587,12 +1734,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "game": "connect4",
-                 *       "moves": "4453"
-                 *     }
-                 */
                 "application/json": components["schemas"]["PositionRequest"];
             };
         };
@@ -1603,32 +1744,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "board": [
-                     *         ".......",
-                     *         ".......",
-                     *         ".......",
-                     *         ".......",
-                     *         "...O...",
-                     *         "..OXX.."
-                     *       ],
-                     *       "forbidden": [],
-                     *       "legal_moves": [
-                     *         "1",
-                     *         "2",
-                     *         "3",
-                     *         "4",
-                     *         "5",
-                     *         "6",
-                     *         "7"
-                     *       ],
-                     *       "status": "ongoing",
-                     *       "to_move": "X",
-                     *       "winner": null,
-                     *       "winning_line": []
-                     *     }
-                     */
                     "application/json": components["schemas"]["PositionResponse"];
                 };
             };
@@ -1711,17 +1826,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "board": [
-                 *         "X.O",
-                 *         "...",
-                 *         "..."
-                 *       ],
-                 *       "depth": 9,
-                 *       "game": "tictactoe"
-                 *     }
-                 */
                 "application/json": components["schemas"]["SearchRequest"];
             };
         };
@@ -1732,34 +1836,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "best_move": {
-                     *         "col": 0,
-                     *         "notation": "a3",
-                     *         "row": 2
-                     *       },
-                     *       "depth": 7,
-                     *       "nodes": 98,
-                     *       "nps": 98000,
-                     *       "proven": {
-                     *         "plies": 5,
-                     *         "result": "win"
-                     *       },
-                     *       "pv": [
-                     *         "a3",
-                     *         "a2",
-                     *         "c3",
-                     *         "b3",
-                     *         "b2"
-                     *       ],
-                     *       "score": 99995,
-                     *       "source": "search",
-                     *       "stopped": "proven",
-                     *       "time_ms": 0,
-                     *       "to_move": "X"
-                     *     }
-                     */
                     "application/json": components["schemas"]["SearchResponse"];
                 };
             };
@@ -2016,6 +2092,8 @@ export interface operations {
                 /** @description `true`, `false`, or a score margin, as in `POST /v1/search`. */
                 randomize?: string;
                 seed?: number;
+                /** @description As in `POST /v1/search`. */
+                threads?: number;
                 /** @description The mover's clock (`clock.time_left_ms` in `POST /v1/search`). */
                 time_left_ms?: number;
                 /** @description With `time_left_ms`: the increment per move. */
@@ -2357,8 +2435,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The session store is unreachable, or every worker is busy; retry after `Retry-After` seconds */
+            /** @description The session store is unreachable or refused the session, or every worker is busy; nothing was made: retry after `Retry-After` seconds */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The session store did not confirm the change in time: it may have been applied (settled within a second); the detail says which read tells */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2539,8 +2626,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The session store is unreachable */
+            /** @description The session store is unreachable or refused the change; nothing changed */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The session store did not confirm the change in time: it may have been applied (settled within a second); the detail says which read tells */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2734,8 +2830,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The session store is unreachable, or every worker is busy */
+            /** @description The session store is unreachable or refused the change, or every worker is busy; nothing changed */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The session store did not confirm the change in time: it may have been applied (settled within a second); the detail says which read tells */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2929,8 +3034,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The session store is unreachable, or every worker is busy */
+            /** @description The session store is unreachable or refused the change, or every worker is busy; nothing changed */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The session store did not confirm the change in time: it may have been applied (settled within a second); the detail says which read tells */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3174,8 +3288,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The session store is unreachable */
+            /** @description The session store is unreachable or refused the change; nothing changed */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The session store did not confirm the change in time: it may have been applied (settled within a second); the detail says which read tells */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };

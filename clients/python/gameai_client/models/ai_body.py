@@ -23,6 +23,7 @@ class AiBody:
     Attributes:
         depth (int): Deepest iteration per move, in plies.
         plays (AiSide): Which sides the AI plays in a session.
+        threads (int): Threads each of its searches uses.
         time_ms (int): Time budget per move, in milliseconds.
         clock (ClockView | None | Unset):
         level (int | None | Unset): The strength level, if one was chosen.
@@ -30,6 +31,7 @@ class AiBody:
 
     depth: int
     plays: AiSide
+    threads: int
     time_ms: int
     clock: ClockView | None | Unset = UNSET
     level: int | None | Unset = UNSET
@@ -41,6 +43,8 @@ class AiBody:
         depth = self.depth
 
         plays = self.plays.value
+
+        threads = self.threads
 
         time_ms = self.time_ms
 
@@ -64,6 +68,7 @@ class AiBody:
             {
                 "depth": depth,
                 "plays": plays,
+                "threads": threads,
                 "time_ms": time_ms,
             }
         )
@@ -82,6 +87,8 @@ class AiBody:
         depth = d.pop("depth")
 
         plays = AiSide(d.pop("plays"))
+
+        threads = d.pop("threads")
 
         time_ms = d.pop("time_ms")
 
@@ -114,6 +121,7 @@ class AiBody:
         ai_body = cls(
             depth=depth,
             plays=plays,
+            threads=threads,
             time_ms=time_ms,
             clock=clock,
             level=level,

@@ -27,6 +27,8 @@ class AiRequest:
             `POST /v1/search`: sets the depth and time unless given, and a
             chance of a random move.
         plays (AiSide | None | Unset):
+        threads (int | None | Unset): Threads each of the AI's searches uses, as `threads` in
+            `POST /v1/search` (default 1).
         time_ms (int | None | Unset): Time budget per move in milliseconds, from 1 to the server's cap
             (default: the game's `default_time_ms`).
     """
@@ -35,6 +37,7 @@ class AiRequest:
     depth: int | None | Unset = UNSET
     level: int | None | Unset = UNSET
     plays: AiSide | None | Unset = UNSET
+    threads: int | None | Unset = UNSET
     time_ms: int | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -68,6 +71,12 @@ class AiRequest:
         else:
             plays = self.plays
 
+        threads: int | None | Unset
+        if isinstance(self.threads, Unset):
+            threads = UNSET
+        else:
+            threads = self.threads
+
         time_ms: int | None | Unset
         if isinstance(self.time_ms, Unset):
             time_ms = UNSET
@@ -85,6 +94,8 @@ class AiRequest:
             field_dict["level"] = level
         if plays is not UNSET:
             field_dict["plays"] = plays
+        if threads is not UNSET:
+            field_dict["threads"] = threads
         if time_ms is not UNSET:
             field_dict["time_ms"] = time_ms
 
@@ -148,6 +159,15 @@ class AiRequest:
 
         plays = _parse_plays(d.pop("plays", UNSET))
 
+        def _parse_threads(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        threads = _parse_threads(d.pop("threads", UNSET))
+
         def _parse_time_ms(data: object) -> int | None | Unset:
             if data is None:
                 return data
@@ -162,6 +182,7 @@ class AiRequest:
             depth=depth,
             level=level,
             plays=plays,
+            threads=threads,
             time_ms=time_ms,
         )
 

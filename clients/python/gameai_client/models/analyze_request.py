@@ -28,6 +28,7 @@ class AnalyzeRequest:
         record (None | RecordBody | Unset):
         rules (None | str | Unset): Rule variant, for games with several (gomoku: freestyle, standard, renju).
         size (int | None | Unset): Board size, for games with several (gomoku: 15, 19, 20).
+        threads (int | None | Unset): Threads each position's search uses, as in `POST /v1/search`.
         threshold (int | None | Unset): A score drop above this is a mistake (default: the game's
             `default_mistake_threshold` in `GET /v1/limits`).
         time_ms (int | None | Unset): Time budget per position in milliseconds (default 200); the whole
@@ -43,6 +44,7 @@ class AnalyzeRequest:
     record: None | RecordBody | Unset = UNSET
     rules: None | str | Unset = UNSET
     size: int | None | Unset = UNSET
+    threads: int | None | Unset = UNSET
     threshold: int | None | Unset = UNSET
     time_ms: int | None | Unset = UNSET
     to_move: None | Side | Unset = UNSET
@@ -102,6 +104,12 @@ class AnalyzeRequest:
         else:
             size = self.size
 
+        threads: int | None | Unset
+        if isinstance(self.threads, Unset):
+            threads = UNSET
+        else:
+            threads = self.threads
+
         threshold: int | None | Unset
         if isinstance(self.threshold, Unset):
             threshold = UNSET
@@ -143,6 +151,8 @@ class AnalyzeRequest:
             field_dict["rules"] = rules
         if size is not UNSET:
             field_dict["size"] = size
+        if threads is not UNSET:
+            field_dict["threads"] = threads
         if threshold is not UNSET:
             field_dict["threshold"] = threshold
         if time_ms is not UNSET:
@@ -246,6 +256,15 @@ class AnalyzeRequest:
 
         size = _parse_size(d.pop("size", UNSET))
 
+        def _parse_threads(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        threads = _parse_threads(d.pop("threads", UNSET))
+
         def _parse_threshold(data: object) -> int | None | Unset:
             if data is None:
                 return data
@@ -290,6 +309,7 @@ class AnalyzeRequest:
             record=record,
             rules=rules,
             size=size,
+            threads=threads,
             threshold=threshold,
             time_ms=time_ms,
             to_move=to_move,

@@ -25,6 +25,7 @@ class LimitsResponse:
         max_level (int): `level` runs from 1 to this.
         max_multi_pv (int): The largest `multi_pv`.
         max_nodes (int): The largest `nodes` budget.
+        max_threads (int): The most `threads` one search may use (`GAMEAI_MAX_THREADS`).
         max_time_ms (int): The largest `time_ms` of any search, in milliseconds.
         queue (int): Searches that may wait for a worker; beyond it the server answers 503.
         tt_mb (int): The table memory each worker may use, in MiB (`GAMEAI_TT_MB`).
@@ -38,6 +39,7 @@ class LimitsResponse:
     max_level: int
     max_multi_pv: int
     max_nodes: int
+    max_threads: int
     max_time_ms: int
     queue: int
     tt_mb: int
@@ -62,6 +64,8 @@ class LimitsResponse:
 
         max_nodes = self.max_nodes
 
+        max_threads = self.max_threads
+
         max_time_ms = self.max_time_ms
 
         queue = self.queue
@@ -81,6 +85,7 @@ class LimitsResponse:
                 "max_level": max_level,
                 "max_multi_pv": max_multi_pv,
                 "max_nodes": max_nodes,
+                "max_threads": max_threads,
                 "max_time_ms": max_time_ms,
                 "queue": queue,
                 "tt_mb": tt_mb,
@@ -114,6 +119,8 @@ class LimitsResponse:
 
         max_nodes = d.pop("max_nodes")
 
+        max_threads = d.pop("max_threads")
+
         max_time_ms = d.pop("max_time_ms")
 
         queue = d.pop("queue")
@@ -130,6 +137,7 @@ class LimitsResponse:
             max_level=max_level,
             max_multi_pv=max_multi_pv,
             max_nodes=max_nodes,
+            max_threads=max_threads,
             max_time_ms=max_time_ms,
             queue=queue,
             tt_mb=tt_mb,

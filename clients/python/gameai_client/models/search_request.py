@@ -48,6 +48,12 @@ class SearchRequest:
             move. Echoed in the answer; one is drawn (below 2^53, exact in
             JavaScript) when none is given.
         size (int | None | Unset): Board size, for games with several (gomoku: 15, 19, 20).
+        threads (int | None | Unset): Threads to search with, from 1 (the default) to the server's
+            `max_threads` (`GET /v1/limits`). The search holds that many workers
+            while it runs, and waits in the queue until they are free. With more
+            than one the answer may differ from run to run (threads share one
+            table, and who finds what first varies); with one it is the same
+            every time for the same request and budget.
         time_ms (int | None | Unset): Time budget in milliseconds, from 1 to the server's cap
             (default: the game's `default_time_ms`).
         to_move (None | Side | Unset):
@@ -67,6 +73,7 @@ class SearchRequest:
     rules: None | str | Unset = UNSET
     seed: int | None | Unset = UNSET
     size: int | None | Unset = UNSET
+    threads: int | None | Unset = UNSET
     time_ms: int | None | Unset = UNSET
     to_move: None | Side | Unset = UNSET
 
@@ -164,6 +171,12 @@ class SearchRequest:
         else:
             size = self.size
 
+        threads: int | None | Unset
+        if isinstance(self.threads, Unset):
+            threads = UNSET
+        else:
+            threads = self.threads
+
         time_ms: int | None | Unset
         if isinstance(self.time_ms, Unset):
             time_ms = UNSET
@@ -211,6 +224,8 @@ class SearchRequest:
             field_dict["seed"] = seed
         if size is not UNSET:
             field_dict["size"] = size
+        if threads is not UNSET:
+            field_dict["threads"] = threads
         if time_ms is not UNSET:
             field_dict["time_ms"] = time_ms
         if to_move is not UNSET:
@@ -375,6 +390,15 @@ class SearchRequest:
 
         size = _parse_size(d.pop("size", UNSET))
 
+        def _parse_threads(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        threads = _parse_threads(d.pop("threads", UNSET))
+
         def _parse_time_ms(data: object) -> int | None | Unset:
             if data is None:
                 return data
@@ -416,6 +440,7 @@ class SearchRequest:
             rules=rules,
             seed=seed,
             size=size,
+            threads=threads,
             time_ms=time_ms,
             to_move=to_move,
         )

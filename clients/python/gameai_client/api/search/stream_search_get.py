@@ -26,6 +26,7 @@ def _get_kwargs(
     level: int | Unset = UNSET,
     randomize: str | Unset = UNSET,
     seed: int | Unset = UNSET,
+    threads: int | Unset = UNSET,
     time_left_ms: int | Unset = UNSET,
     increment_ms: int | Unset = UNSET,
     moves_to_go: int | Unset = UNSET,
@@ -62,6 +63,8 @@ def _get_kwargs(
     params["randomize"] = randomize
 
     params["seed"] = seed
+
+    params["threads"] = threads
 
     params["time_left_ms"] = time_left_ms
 
@@ -144,6 +147,7 @@ def sync_detailed(
     level: int | Unset = UNSET,
     randomize: str | Unset = UNSET,
     seed: int | Unset = UNSET,
+    threads: int | Unset = UNSET,
     time_left_ms: int | Unset = UNSET,
     increment_ms: int | Unset = UNSET,
     moves_to_go: int | Unset = UNSET,
@@ -169,6 +173,7 @@ def sync_detailed(
         level (int | Unset):
         randomize (str | Unset):
         seed (int | Unset):
+        threads (int | Unset):
         time_left_ms (int | Unset):
         increment_ms (int | Unset):
         moves_to_go (int | Unset):
@@ -195,6 +200,7 @@ def sync_detailed(
         level=level,
         randomize=randomize,
         seed=seed,
+        threads=threads,
         time_left_ms=time_left_ms,
         increment_ms=increment_ms,
         moves_to_go=moves_to_go,
@@ -223,6 +229,7 @@ def sync(
     level: int | Unset = UNSET,
     randomize: str | Unset = UNSET,
     seed: int | Unset = UNSET,
+    threads: int | Unset = UNSET,
     time_left_ms: int | Unset = UNSET,
     increment_ms: int | Unset = UNSET,
     moves_to_go: int | Unset = UNSET,
@@ -248,6 +255,7 @@ def sync(
         level (int | Unset):
         randomize (str | Unset):
         seed (int | Unset):
+        threads (int | Unset):
         time_left_ms (int | Unset):
         increment_ms (int | Unset):
         moves_to_go (int | Unset):
@@ -275,6 +283,7 @@ def sync(
         level=level,
         randomize=randomize,
         seed=seed,
+        threads=threads,
         time_left_ms=time_left_ms,
         increment_ms=increment_ms,
         moves_to_go=moves_to_go,
@@ -297,6 +306,7 @@ async def asyncio_detailed(
     level: int | Unset = UNSET,
     randomize: str | Unset = UNSET,
     seed: int | Unset = UNSET,
+    threads: int | Unset = UNSET,
     time_left_ms: int | Unset = UNSET,
     increment_ms: int | Unset = UNSET,
     moves_to_go: int | Unset = UNSET,
@@ -322,6 +332,7 @@ async def asyncio_detailed(
         level (int | Unset):
         randomize (str | Unset):
         seed (int | Unset):
+        threads (int | Unset):
         time_left_ms (int | Unset):
         increment_ms (int | Unset):
         moves_to_go (int | Unset):
@@ -348,6 +359,7 @@ async def asyncio_detailed(
         level=level,
         randomize=randomize,
         seed=seed,
+        threads=threads,
         time_left_ms=time_left_ms,
         increment_ms=increment_ms,
         moves_to_go=moves_to_go,
@@ -374,6 +386,7 @@ async def asyncio(
     level: int | Unset = UNSET,
     randomize: str | Unset = UNSET,
     seed: int | Unset = UNSET,
+    threads: int | Unset = UNSET,
     time_left_ms: int | Unset = UNSET,
     increment_ms: int | Unset = UNSET,
     moves_to_go: int | Unset = UNSET,
@@ -399,6 +412,7 @@ async def asyncio(
         level (int | Unset):
         randomize (str | Unset):
         seed (int | Unset):
+        threads (int | Unset):
         time_left_ms (int | Unset):
         increment_ms (int | Unset):
         moves_to_go (int | Unset):
@@ -427,6 +441,7 @@ async def asyncio(
             level=level,
             randomize=randomize,
             seed=seed,
+            threads=threads,
             time_left_ms=time_left_ms,
             increment_ms=increment_ms,
             moves_to_go=moves_to_go,

@@ -85,6 +85,11 @@ def _parse_response(
 
         return response_503
 
+    if response.status_code == 504:
+        response_504 = Problem.from_dict(response.json())
+
+        return response_504
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
