@@ -1,7 +1,9 @@
 //! The yardstick for `benches/http_overhead.sh`: a bare axum server with
 //! no middleware, no pool and no search, answering the same request shapes
-//! as gameai's `/healthz` and a trivial `POST /v1/search`, so the bench can
-//! say what share of the plain HTTP rate the service keeps.
+//! as gameai's `/healthz` and a trivial `POST /v1/search`, and `POST /echo`,
+//! which reads any JSON body into a `serde_json::Value` and writes it back
+//! (what an answer from the book or the cache is measured against), so the
+//! bench can say what share of the plain HTTP rate the service keeps.
 //!
 //! The search route still reads and writes typed JSON, as gameai does:
 //! the comparison is with a server doing the least honest work, not none.
@@ -54,6 +56,10 @@ struct SearchResponse {
     source: &'static str,
 }
 
+async fn echo(Json(body): Json<serde_json::Value>) -> Json<serde_json::Value> {
+    Json(body)
+}
+
 async fn check_health() -> Json<Health> {
     Json(Health { status: "ok" })
 }
@@ -88,7 +94,8 @@ async fn main() -> std::io::Result<()> {
         .unwrap_or_else(|| "127.0.0.1:18482".to_owned());
     let app = Router::new()
         .route("/healthz", get(check_health))
-        .route("/v1/search", post(find_best_move));
+        .route("/v1/search", post(find_best_move))
+        .route("/echo", post(echo));
     let listener = tokio::net::TcpListener::bind(&addr).await?;
     axum::serve(listener, app).await
 }

@@ -186,11 +186,11 @@ pub struct Config {
     #[arg(long, env = "GAMEAI_LOG", value_enum, default_value_t = LogFormat::Pretty)]
     pub log: LogFormat,
 
-    /// The access log's info line per request: `on`, `off`, or
-    /// `sample:N` for one request in N. Health, readiness and metrics
-    /// are logged at debug only, whatever this says; errors are always
-    /// logged.
-    #[arg(long, env = "GAMEAI_ACCESS_LOG", default_value = "on", value_parser = parse_access_log)]
+    /// The access log's info line per request: `on` (every request),
+    /// `limit:N` (at most N lines a second), `sample:N` (one request in
+    /// N) or `off`. Errors always get their line; health, readiness and
+    /// metrics are logged at debug only, whatever this says.
+    #[arg(long, env = "GAMEAI_ACCESS_LOG", default_value = "limit:10", value_parser = parse_access_log)]
     pub access_log: AccessLog,
 }
 
@@ -201,17 +201,27 @@ pub enum AccessLog {
     Off,
     /// One request in this many (at least 2).
     Sample(u32),
+    /// At most this many lines a second (the first requests of each).
+    Limit(u32),
 }
 
 fn parse_access_log(text: &str) -> Result<AccessLog, String> {
     let text = text.trim();
-    let bad = || format!("{text:?} is not `on`, `off` or `sample:N` with N from 1 to 1000000");
+    let bad =
+        || format!("{text:?} is not `on`, `off`, `limit:N` or `sample:N` with N from 1 to 1000000");
+    let number = |prefix: &str| {
+        text.strip_prefix(prefix)
+            .map(str::parse::<u32>)
+            .and_then(Result::ok)
+            .filter(|n| (1..=1_000_000).contains(n))
+    };
     match text {
         "on" => Ok(AccessLog::On),
         "off" => Ok(AccessLog::Off),
-        _ => match text.strip_prefix("sample:").map(str::parse::<u32>) {
-            Some(Ok(1)) => Ok(AccessLog::On),
-            Some(Ok(n)) if (2..=1_000_000).contains(&n) => Ok(AccessLog::Sample(n)),
+        _ => match (number("sample:"), number("limit:")) {
+            (Some(1), _) => Ok(AccessLog::On),
+            (Some(n), _) => Ok(AccessLog::Sample(n)),
+            (_, Some(n)) => Ok(AccessLog::Limit(n)),
             _ => Err(bad()),
         },
     }
@@ -230,9 +240,10 @@ impl Config {
     }
 
     /// The most threads one search may use: the setting, within the
-    /// workers (a search cannot hold more workers than there are).
-    pub fn thread_cap(&self) -> usize {
-        let workers = self.worker_count();
+    /// pool's `workers` (a search cannot hold more workers than there
+    /// are). Asked on every request, so it takes the pool's count rather
+    /// than [`Config::worker_count`], which asks the system.
+    pub fn thread_cap(&self, workers: usize) -> usize {
         self.max_threads.map_or(workers, |t| {
             usize::try_from(t).unwrap_or(usize::MAX).min(workers)
         })
@@ -368,12 +379,14 @@ mod tests {
         assert_eq!(parse_access_log("on"), Ok(AccessLog::On));
         assert_eq!(parse_access_log(" off "), Ok(AccessLog::Off));
         assert_eq!(parse_access_log("sample:100"), Ok(AccessLog::Sample(100)));
+        assert_eq!(parse_access_log("limit:20"), Ok(AccessLog::Limit(20)));
+        assert!(parse_access_log("limit:0").is_err());
         assert_eq!(parse_access_log("sample:1"), Ok(AccessLog::On));
         assert!(parse_access_log("sample:0").is_err());
         assert!(parse_access_log("sample:").is_err());
         assert!(parse_access_log("sample:-3").is_err());
         assert!(parse_access_log("sometimes").is_err());
-        assert_eq!(Config::defaults().access_log, AccessLog::On);
+        assert_eq!(Config::defaults().access_log, AccessLog::Limit(10));
     }
 
     #[test]

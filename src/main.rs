@@ -12,6 +12,10 @@ use gameai::{healthcheck, protocols};
 use tokio::net::TcpListener;
 use tracing_subscriber::EnvFilter;
 
+/// mimalloc rather than the system's: see `Cargo.toml`.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> std::io::Result<()> {
     let mut args: Vec<_> = std::env::args_os().collect();
     if args
@@ -45,7 +49,8 @@ fn main() -> std::io::Result<()> {
 }
 
 async fn serve(config: Config) -> std::io::Result<()> {
-    init_tracing(config.log);
+    // Held to the end: dropping it writes out the lines still queued.
+    let _log = init_tracing(config.log);
 
     let state = AppState::new(config.clone());
     // Listening only once every worker has made its tables, so that the
@@ -124,18 +129,27 @@ async fn serve(config: Config) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Colour only for a person at a terminal: a log collector or a file would
-/// keep the escape codes as noise.
-fn init_tracing(format: LogFormat) {
+/// Log lines go to stdout from a thread of their own, so a request never
+/// waits for the terminal or the log collector; a full queue waits rather
+/// than drop lines, so no error goes unlogged. Colour only for a person at
+/// a terminal: a log collector or a file would keep the escape codes as
+/// noise.
+fn init_tracing(format: LogFormat) -> tracing_appender::non_blocking::WorkerGuard {
     use std::io::IsTerminal;
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
+        .lossy(false)
+        .thread_name("log-writer")
+        .finish(std::io::stdout());
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_writer(writer)
         .with_ansi(std::io::stdout().is_terminal());
     match format {
         LogFormat::Pretty => builder.init(),
         LogFormat::Json => builder.json().flatten_event(true).init(),
     }
+    guard
 }
 
 /// Stdout belongs to the protocol: logs go to stderr, warnings only

@@ -3,8 +3,6 @@
 //! (whose result the cache keeps); and counts, measures and logs every
 //! search once, whichever front door asked for it.
 
-use tracing::info;
-
 use crate::cache::{Cache, Query, Want};
 use crate::games::{GameKind, SearchReport, Source, Stopped};
 use crate::plan::{Answer, Plan};
@@ -86,35 +84,93 @@ pub fn count_shed(kind: GameKind, e: PoolError) {
     }
 }
 
-/// Records and logs a finished search; an answer from the cache is logged
-/// but counted by the cache's own metrics, not as a search.
+/// Records and logs a finished search: an answer from the cache is counted
+/// by the cache's own metrics, not as a search. Its line is at info only
+/// for a search that ran, asked by a request the access log records (whose
+/// span is at info); else at debug: under load searches come by the
+/// thousand a second, the metrics count every one, and the access log's
+/// setting says how many requests a busy server writes down.
 pub fn finished(kind: GameKind, report: &SearchReport) {
     if report.source != Source::Cache {
         record_search(kind, report);
     }
-    info!(
-        search.source = ?report.source,
-        search.game = kind.name(),
-        search.depth = report.depth,
-        search.nodes = report.nodes,
-        search.best_move = %report.best_move.notation,
-        duration_ms = report.time_ms,
-        "search done"
-    );
+    macro_rules! done {
+        ($level:ident) => {
+            tracing::$level!(
+                search.source = ?report.source,
+                search.game = kind.name(),
+                search.depth = report.depth,
+                search.nodes = report.nodes,
+                search.best_move = %report.best_move.notation,
+                duration_ms = report.time_ms,
+                "search done"
+            )
+        };
+    }
+    if report.source == Source::Search && in_logged_request() {
+        done!(info);
+    } else {
+        done!(debug);
+    }
 }
 
 /// Counts and measures a finished search.
 fn record_search(kind: GameKind, report: &SearchReport) {
-    let game = kind.name();
+    let metrics = SearchMetrics::of(kind);
     let stopped = match report.stopped {
-        Stopped::Depth => "depth",
-        Stopped::Time => "time",
-        Stopped::Nodes => "nodes",
-        Stopped::Cancelled => "cancelled",
-        Stopped::Proven => "proven",
+        Stopped::Depth => 0,
+        Stopped::Time => 1,
+        Stopped::Nodes => 2,
+        Stopped::Cancelled => 3,
+        Stopped::Proven => 4,
     };
-    metrics::counter!("gameai_searches_total", "game" => game, "stopped" => stopped).increment(1);
-    metrics::histogram!("gameai_search_duration_seconds", "game" => game)
-        .record(report.time_ms as f64 / 1000.0);
-    metrics::histogram!("gameai_search_nodes", "game" => game).record(report.nodes as f64);
+    metrics.stopped[stopped].increment(1);
+    metrics.duration.record(report.time_ms as f64 / 1000.0);
+    metrics.nodes.record(report.nodes as f64);
+}
+
+/// A game's search counter (one per way a search stops, in the order of
+/// [`STOPPED`]) and timers, registered on the first search: looking a
+/// metric up by its labels costs more than answering from the book. The
+/// HTTP app installs the recorder before it serves; the engine protocols
+/// have none, and their handles record nothing.
+struct SearchMetrics {
+    stopped: Vec<metrics::Counter>,
+    duration: metrics::Histogram,
+    nodes: metrics::Histogram,
+}
+
+/// The `stopped` label of each way a search stops.
+const STOPPED: [&str; 5] = ["depth", "time", "nodes", "cancelled", "proven"];
+
+impl SearchMetrics {
+    fn of(kind: GameKind) -> &'static SearchMetrics {
+        static METRICS: std::sync::LazyLock<Vec<SearchMetrics>> = std::sync::LazyLock::new(|| {
+            GameKind::ALL
+                .iter()
+                .map(|kind| {
+                    let game = kind.name();
+                    SearchMetrics {
+                        stopped: STOPPED
+                            .iter()
+                            .map(|&stopped| {
+                                metrics::counter!("gameai_searches_total", "game" => game, "stopped" => stopped)
+                            })
+                            .collect(),
+                        duration: metrics::histogram!("gameai_search_duration_seconds", "game" => game),
+                        nodes: metrics::histogram!("gameai_search_nodes", "game" => game),
+                    }
+                })
+                .collect()
+        });
+        // The enum lists its games in the order of `ALL`.
+        &METRICS[kind as usize]
+    }
+}
+
+/// Whether the current span, the request's, is one the access log writes.
+fn in_logged_request() -> bool {
+    tracing::Span::current()
+        .metadata()
+        .is_some_and(|span| *span.level() <= tracing::Level::INFO)
 }

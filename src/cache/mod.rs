@@ -117,6 +117,36 @@ impl Query {
     }
 }
 
+/// A game's lookup counters, registered on the first lookup: looking a
+/// metric up by its labels costs more than a hit (the runner's search
+/// metrics do the same).
+struct LookupCounters {
+    hits: metrics::Counter,
+    ponder_hits: metrics::Counter,
+    misses: metrics::Counter,
+}
+
+impl LookupCounters {
+    fn of(kind: GameKind) -> &'static LookupCounters {
+        static COUNTERS: std::sync::LazyLock<Vec<LookupCounters>> =
+            std::sync::LazyLock::new(|| {
+                GameKind::ALL
+                .iter()
+                .map(|kind| {
+                    let game = kind.name();
+                    LookupCounters {
+                        hits: metrics::counter!("gameai_cache_hits_total", "game" => game),
+                        ponder_hits: metrics::counter!("gameai_ponder_hits_total", "game" => game),
+                        misses: metrics::counter!("gameai_cache_misses_total", "game" => game),
+                    }
+                })
+                .collect()
+            });
+        // The enum lists its games in the order of `ALL`.
+        &COUNTERS[kind as usize]
+    }
+}
+
 /// A finished search as the cache keeps it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 struct Record {
@@ -352,17 +382,17 @@ impl Cache {
                 found = inner.lookup(query).await;
             }
         }
-        let game = query.kind.name();
+        let counters = LookupCounters::of(query.kind);
         match found.and_then(|r| Some((r.pondered, r.report(start.elapsed())?))) {
             Some((pondered, report)) => {
-                metrics::counter!("gameai_cache_hits_total", "game" => game).increment(1);
+                counters.hits.increment(1);
                 if pondered {
-                    metrics::counter!("gameai_ponder_hits_total", "game" => game).increment(1);
+                    counters.ponder_hits.increment(1);
                 }
                 Some(report)
             }
             None => {
-                metrics::counter!("gameai_cache_misses_total", "game" => game).increment(1);
+                counters.misses.increment(1);
                 None
             }
         }

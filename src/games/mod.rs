@@ -56,6 +56,14 @@ pub trait Game: std::fmt::Debug + Send + Sync {
     /// The side to move, without describing the whole position.
     fn to_move(&self) -> Player;
 
+    /// Whether the game goes on, and who has won: what [`Game::describe`]
+    /// says, which a game may tell without listing moves or drawing rows
+    /// (every search request asks it).
+    fn outcome(&self) -> (Status, Option<Player>) {
+        let report = self.describe();
+        (report.status, report.winner)
+    }
+
     /// Plays a move written in notation, refusing an illegal one with the
     /// reason.
     fn play_notation(&mut self, notation: &str) -> Result<(), MoveError>;
@@ -242,12 +250,12 @@ impl Position {
     /// How the game ended (`the game is over: X has won`), or `None` while
     /// it goes on.
     pub fn game_over(&self) -> Option<String> {
-        let report = self.describe();
-        match report.status {
+        let (status, winner) = self.game().outcome();
+        match status {
             Status::Ongoing => None,
             Status::Win => Some(format!(
                 "the game is over: {} has won",
-                report.winner.map_or('?', Player::symbol)
+                winner.map_or('?', Player::symbol)
             )),
             Status::Draw => Some("the game is over (a draw)".to_owned()),
         }

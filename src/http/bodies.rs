@@ -40,11 +40,47 @@ impl From<Side> for Player {
 
 /// Moves from the start position: a list (`["a1", "b2"]`), or one string
 /// split on spaces and commas (`"a1 b2"`; Connect Four's compact `"4453"`).
-#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[derive(Clone, Debug, ToSchema)]
 #[serde(untagged)]
 pub enum Moves {
     List(Vec<String>),
     Text(String),
+}
+
+// Read by hand rather than derived as an untagged enum, which buffers the
+// value and builds an error for each shape it tries first: every search
+// request carries moves. (The `serde(untagged)` above is for the schema.)
+impl<'de> Deserialize<'de> for Moves {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Shape;
+        impl<'de> serde::de::Visitor<'de> for Shape {
+            type Value = Moves;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a list of moves or one string of moves")
+            }
+
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Moves, E> {
+                Ok(Moves::Text(text.to_owned()))
+            }
+
+            fn visit_string<E: serde::de::Error>(self, text: String) -> Result<Moves, E> {
+                Ok(Moves::Text(text))
+            }
+
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Moves, A::Error> {
+                let mut list = Vec::new();
+                while let Some(notation) = seq.next_element()? {
+                    list.push(notation);
+                }
+                Ok(Moves::List(list))
+            }
+        }
+        deserializer.deserialize_any(Shape)
+    }
 }
 
 impl Moves {

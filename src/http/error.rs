@@ -3,7 +3,7 @@
 //! 5xx a client sees has the same shape.
 //!
 //! An error keeps what caused it (the pool's, the store's or the position's
-//! error) and is logged once, by [`log_errors`] in the middleware stack: the
+//! error) and is logged once, by the request's layer ([`Reported::log`]): the
 //! response it renders carries it in an extension (axum's error-handling
 //! pattern), so conversions stay free of side effects and an internal
 //! error's cause reaches the log but never the client.
@@ -289,7 +289,7 @@ impl std::fmt::Display for Chain<'_> {
     }
 }
 
-/// The errors a response carries to [`log_errors`]: the one it renders, or
+/// The errors a response carries to the request's layer: the one it renders, or
 /// a batch's failed items.
 #[derive(Clone, Debug)]
 pub struct Reported(Arc<[ApiError]>);
@@ -300,13 +300,11 @@ impl Reported {
     }
 }
 
-/// Middleware: logs every error a response carries, once, inside the
-/// request's span.
-pub fn log_errors<B>(response: Response<B>) -> Response<B> {
-    if let Some(Reported(errors)) = response.extensions().get::<Reported>() {
-        errors.iter().for_each(ApiError::log);
+impl Reported {
+    /// Logs each error, once (the request's layer does, in its span).
+    pub fn log(&self) {
+        self.0.iter().for_each(ApiError::log);
     }
-    response
 }
 
 /// An RFC 9457 problem document.

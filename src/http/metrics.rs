@@ -4,15 +4,19 @@
 //! process-wide Prometheus recorder renders them at `GET /metrics`.
 
 use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::{LazyLock, OnceLock, PoisonError, RwLock};
+use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use axum::extract::{MatchedPath, Request, State};
 use axum::http::{Method, StatusCode, header};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use metrics::{Counter, Histogram};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
+use pin_project_lite::pin_project;
+use tower::{Layer, Service};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -44,19 +48,100 @@ pub fn handle() -> PrometheusHandle {
         .clone()
 }
 
+/// Folds the histograms' samples into their buckets every second from a
+/// task of its own, started once with the first app inside a runtime. The
+/// exporter keeps every recorded value until then; folded only when
+/// `/metrics` is scraped, a busy server that nobody scrapes would grow by
+/// each request's samples.
+pub fn start_upkeep() {
+    static STARTED: std::sync::Once = std::sync::Once::new();
+    if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+        STARTED.call_once(|| {
+            let handle = handle();
+            runtime.spawn(async move {
+                let mut every = tokio::time::interval(Duration::from_secs(1));
+                every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+                loop {
+                    every.tick().await;
+                    handle.run_upkeep();
+                }
+            });
+        });
+    }
+}
+
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(render_metrics))
 }
 
-/// Counts every request by route, method and status, and times it.
-pub async fn track_requests(request: Request, next: Next) -> Response {
-    let started = Instant::now();
-    let route = request.extensions().get::<MatchedPath>().cloned();
-    let method = request.method().clone();
-    let response = next.run(request).await;
-    let route = route.as_ref().map_or("unmatched", MatchedPath::as_str);
-    RequestMetrics::record(route, method, response.status(), started.elapsed());
-    response
+/// Counts every request by route, method and status, and times it: a
+/// layer around each route (`Router::route_layer`, where the matched path
+/// is known). Written as a service rather than with `from_fn`, which boxes
+/// the route once more and clones it for every request.
+#[derive(Clone, Copy, Default)]
+pub struct TrackRequests;
+
+impl<S> Layer<S> for TrackRequests {
+    type Service = Tracked<S>;
+
+    fn layer(&self, inner: S) -> Tracked<S> {
+        Tracked { inner }
+    }
+}
+
+#[derive(Clone)]
+pub struct Tracked<S> {
+    inner: S,
+}
+
+impl<S> Service<Request> for Tracked<S>
+where
+    S: Service<Request, Response = Response>,
+{
+    type Response = Response;
+    type Error = S::Error;
+    type Future = TrackedFuture<S::Future>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request) -> Self::Future {
+        TrackedFuture {
+            started: Instant::now(),
+            route: request.extensions().get::<MatchedPath>().cloned(),
+            method: request.method().clone(),
+            inner: self.inner.call(request),
+        }
+    }
+}
+
+pin_project! {
+    pub struct TrackedFuture<F> {
+        #[pin]
+        inner: F,
+        started: Instant,
+        route: Option<MatchedPath>,
+        method: Method,
+    }
+}
+
+impl<F, E> Future for TrackedFuture<F>
+where
+    F: Future<Output = Result<Response, E>>,
+{
+    type Output = F::Output;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.project();
+        let result = std::task::ready!(this.inner.poll(cx));
+        if let Ok(response) = &result {
+            let route = this.route.as_ref().map_or("unmatched", MatchedPath::as_str);
+            let method = std::mem::replace(this.method, Method::GET);
+            RequestMetrics::record(route, method, response.status(), this.started.elapsed());
+        }
+        Poll::Ready(result)
+    }
 }
 
 /// The request counter and timer of each route, method and status,

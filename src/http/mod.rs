@@ -37,7 +37,8 @@
 //!   and the middleware that logs it once.
 //! - `middleware`: CORS, fallbacks and problem+json for bare error
 //!   statuses.
-//! - `access_log`: which requests are access-logged, and the line.
+//! - `access_log`: the request's outer layer: its id, span and access
+//!   line, and the errors it carries, logged once.
 //! - `keys`: the API key check, which names the client.
 //! - `quota`: per-client quotas, 429 and the `RateLimit` headers.
 //! - `server`: the socket side: connection bounds (header timeout and
@@ -73,16 +74,14 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
-use axum::middleware::{from_fn, from_fn_with_state};
+use axum::middleware::from_fn_with_state;
 use axum::response::IntoResponse;
 use tower::ServiceBuilder;
-use tower::util::{MapRequestLayer, MapResponseLayer};
+use tower::util::MapResponseLayer;
 use tower_http::CompressionLevel;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
 use tower_http::compression::predicate::{NotForContentType, Predicate, SizeAbove};
-use tower_http::request_id::{PropagateRequestIdLayer, SetRequestIdLayer};
-use tower_http::trace::{DefaultOnFailure, TraceLayer};
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 
@@ -234,35 +233,15 @@ pub fn app(state: AppState) -> Router {
         config.max_time_ms.saturating_mul(2).saturating_add(30_000),
     ));
 
-    // Outermost first: a client's request id is kept only if plain, every
-    // request gets an id, then a span that logs it,
-    // the id is echoed back, the errors responses carry are logged (inside
-    // the span, so with the id; outside the panic catcher, so a panic is
-    // logged too), panics become 500s, bare error statuses from lower
-    // layers become problem+json, then CORS.
-    // Compression sits just inside the id and the span, so the logged
-    // response and its errors are the uncompressed ones.
+    // Outermost first: one layer gives every request its id (a client's
+    // only if plain), its span and access line, and logs the errors its
+    // response carries once (outside the panic catcher, so a panic is
+    // logged too); panics become 500s, bare error statuses from lower
+    // layers become problem+json, then CORS. Compression sits just inside
+    // the first, so the logged response and its errors are the
+    // uncompressed ones.
     let middleware = ServiceBuilder::new()
-        .layer(MapRequestLayer::new(middleware::plain_request_id))
-        .layer(SetRequestIdLayer::x_request_id(
-            middleware::RequestIds::new(),
-        ))
-        .layer(
-            TraceLayer::new_for_http()
-                .make_span_with(access_log::AccessSpans::new(config.access_log))
-                .on_response(access_log::log_response)
-                // Every status is in the response line already, and an error's
-                // cause is logged once by `error::log_errors`: a second
-                // error-level line per 5xx would only repeat it.
-                .on_failure(DefaultOnFailure::new().level(tracing::Level::DEBUG)),
-        )
-        .layer(PropagateRequestIdLayer::x_request_id())
-        // gzip or br as the client accepts, never the event stream (each
-        // event must reach the client as it happens). Starting an encoder
-        // costs more than a short answer saves (a one-move search answer
-        // compressed served a third as many requests a second, an 8-line
-        // answer of 1.6 KB still 28% fewer), so only bodies of 2 KiB or more
-        // are compressed, at the fastest level.
+        .layer(access_log::RequestLogLayer::new(config.access_log))
         .layer(middleware::CompressLayer::new(
             CompressionLayer::new()
                 .gzip(true)
@@ -275,7 +254,6 @@ pub fn app(state: AppState) -> Router {
                         .and(NotForContentType::IMAGES),
                 ),
         ))
-        .layer(MapResponseLayer::new(error::log_errors))
         .layer(CatchPanicLayer::custom(
             |panic: Box<dyn std::any::Any + Send>| {
                 let message = panic
@@ -291,6 +269,7 @@ pub fn app(state: AppState) -> Router {
 
     // Installed before the first request so even the first is counted.
     metrics::handle();
+    metrics::start_upkeep();
     // The key check runs before the quota, which charges the key. Each is
     // layered only when configured: a layer that only passes the request
     // on still moves it, and clones the state, on every request.
@@ -302,7 +281,7 @@ pub fn app(state: AppState) -> Router {
         routes = routes.route_layer(from_fn_with_state(state.clone(), keys::require_api_key));
     }
     routes
-        .route_layer(from_fn(metrics::track_requests))
+        .route_layer(metrics::TrackRequests)
         .fallback(middleware::route_not_found)
         .method_not_allowed_fallback(middleware::method_not_allowed)
         .layer(DefaultBodyLimit::max(config.max_body_bytes))

@@ -249,7 +249,7 @@ async fn server_limits(State(state): State<AppState>) -> Json<LimitsResponse> {
         max_analyze_moves: MAX_ANALYZE_MOVES,
         max_body_bytes: config.max_body_bytes,
         workers: state.pool.workers(),
-        max_threads: config.thread_cap().min(state.pool.workers()),
+        max_threads: config.thread_cap(state.pool.workers()),
         queue: config.queue,
         tt_mb: config.tt_mb,
         games: GameKind::ALL

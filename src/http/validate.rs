@@ -103,7 +103,7 @@ pub struct StrengthRequest<'a> {
 /// Threads for one search: from 1 to the server's cap, which the refusal
 /// names.
 pub fn threads(state: &AppState, field: &'static str, threads: Option<i64>) -> Result<usize> {
-    let cap = state.config.thread_cap();
+    let cap = state.config.thread_cap(state.pool.workers());
     match threads {
         None => Ok(1),
         Some(t) => usize::try_from(t)

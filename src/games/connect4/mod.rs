@@ -232,14 +232,19 @@ impl Game for Board {
         }
     }
 
-    fn describe(&self) -> PositionReport {
-        let board = self;
-        let winner = winner(board);
+    fn outcome(&self) -> (Status, Option<Player>) {
+        let winner = winner(self);
         let status = match winner {
             Some(_) => Status::Win,
-            None if board.is_full() => Status::Draw,
+            None if self.is_full() => Status::Draw,
             None => Status::Ongoing,
         };
+        (status, winner)
+    }
+
+    fn describe(&self) -> PositionReport {
+        let board = self;
+        let (status, winner) = board.outcome();
         let winning_line = winner
             .and_then(|w| fours(board.discs(w)).into_iter().next())
             .map(|line| {
@@ -292,6 +297,12 @@ impl Game for Board {
 
     fn book_answer(&self, depth: u32) -> Option<SearchReport> {
         search::book_answer(self, depth)
+    }
+
+    /// The board's key (its discs and whose they are, in one word; the
+    /// side to move follows from the count), without drawing the rows.
+    fn cache_key(&self) -> String {
+        format!("{:x}", self.key())
     }
 
     fn mirror_key(&self) -> Option<String> {

@@ -288,11 +288,19 @@ impl Game for Othello {
         }
     }
 
-    fn describe(&self) -> PositionReport {
-        let pos = self;
-        let over = pos.is_over();
-        let (black, white) = (pos.discs(Player::X), pos.discs(Player::O));
-        let (status, winner) = if !over {
+    /// Both sides' discs and the side to move, without drawing the rows.
+    fn cache_key(&self) -> String {
+        format!(
+            "{}:{:x}:{:x}",
+            self.to_move.symbol(),
+            self.black,
+            self.white
+        )
+    }
+
+    fn outcome(&self) -> (Status, Option<Player>) {
+        let (black, white) = (self.discs(Player::X), self.discs(Player::O));
+        if !self.is_over() {
             (Status::Ongoing, None)
         } else if black > white {
             (Status::Win, Some(Player::X))
@@ -300,7 +308,13 @@ impl Game for Othello {
             (Status::Win, Some(Player::O))
         } else {
             (Status::Draw, None)
-        };
+        }
+    }
+
+    fn describe(&self) -> PositionReport {
+        let pos = self;
+        let (status, winner) = pos.outcome();
+        let over = status != Status::Ongoing;
         let legal_moves = if over {
             Vec::new()
         } else if pos.must_pass() {
