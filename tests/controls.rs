@@ -81,6 +81,35 @@ async fn a_node_budget_stops_the_search_near_it() {
     }
 }
 
+/// A search stopped inside an iteration answers with the line of the last
+/// complete one, not with what the cut iteration had reached (which can be
+/// the move alone). Node budgets stop the search at a known point, and
+/// several of them stop it at different places in the iteration.
+#[tokio::test]
+async fn a_search_cut_short_answers_with_a_whole_line() {
+    let app = test_app();
+    for (game, position) in games() {
+        if game != "gomoku" && game != "othello" {
+            continue;
+        }
+        for budget in [30_000u64, 70_000, 150_000, 310_000] {
+            let body = search(
+                &app,
+                with(&position, json!({"nodes": budget, "time_ms": 10_000})),
+            )
+            .await;
+            let pv = body["pv"].as_array().unwrap();
+            let depth = body["depth"].as_u64().unwrap();
+            assert_eq!(pv[0], body["best_move"]["notation"], "{game}: {body}");
+            assert!(
+                depth < 4 || pv.len() >= 2,
+                "{game}, {budget} nodes: a {}-move line at depth {depth}: {body}",
+                pv.len()
+            );
+        }
+    }
+}
+
 #[tokio::test]
 async fn multi_pv_lines_agree_with_single_searches_of_each_move() {
     let app = test_app();

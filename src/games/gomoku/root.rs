@@ -236,9 +236,15 @@ impl Engine<'_> {
             let last_score = result.score;
             if let Some((mv, score, pv)) = iter_best {
                 stable = if mv == result.best { stable + 1 } else { 0 };
+                // A cut-short iteration's line ends where the search was
+                // stopped, or is the move alone when its score came from a
+                // null window: the same move keeps the last complete
+                // iteration's whole line.
+                if !(self.aborted && mv == result.best && result.depth > 0) {
+                    result.pv = pv;
+                }
                 result.best = mv;
                 result.score = score;
-                result.pv = pv;
             }
             if self.aborted {
                 result.stopped = limits.stop_reason(self.nodes);

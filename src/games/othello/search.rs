@@ -143,6 +143,8 @@ pub fn search(pos: &Othello, limits: &Limits, ws: &mut Workspace) -> SearchRepor
         .map(|sq| sq as Move)
         .collect();
     let mut best: Option<(Move, i32, u32)> = None;
+    // The line of the last complete iteration.
+    let mut line: Vec<Move> = Vec::new();
     let mut stopped = Stopped::Depth;
     let tables = ws.extra::<Tables>();
     tables.midgame.new_search();
@@ -218,11 +220,11 @@ pub fn search(pos: &Othello, limits: &Limits, ws: &mut Workspace) -> SearchRepor
         let (mv, score) = iteration.scored[0];
         order = iteration.scored.iter().map(|&(mv, _)| mv).collect();
         best = Some((mv, score, depth));
+        // Read now: a later iteration cut short overwrites the table's
+        // entries along it.
+        line = principal_variation(pos, mv, depth, &tables.midgame);
         limits.report(depth, score, nodes, || {
-            principal_variation(pos, mv, depth, &tables.midgame)
-                .into_iter()
-                .map(notation)
-                .collect()
+            line.iter().map(|&mv| notation(mv)).collect()
         });
         if depth == max_depth {
             break;
@@ -254,7 +256,13 @@ pub fn search(pos: &Othello, limits: &Limits, ws: &mut Workspace) -> SearchRepor
     }
     // The first iteration may be cut by an outside stop: any legal move.
     let (best_move, score, depth) = best.unwrap_or((order[0], 0, 0));
-    let pv = principal_variation(pos, best_move, depth, &tables.midgame);
+    // The last complete iteration's whole line, unless a move that the
+    // unfinished one found better replaced its first move.
+    let pv = if line.first() == Some(&best_move) {
+        line
+    } else {
+        principal_variation(pos, best_move, depth, &tables.midgame)
+    };
     report
         .line(move_view(best_move), pv.into_iter().map(notation).collect())
         .unproven(score)
