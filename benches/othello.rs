@@ -451,7 +451,7 @@ fn fixed_depth(depth: u32) {
             let mut nodes = 0;
             let mut best = (PASS, 0);
             for d in 1..=depth {
-                let mid = Midgame::new(&mut table, &limits);
+                let mid = Midgame::new(&table, &limits);
                 let mut mid = if exact { mid.exact() } else { mid };
                 let iteration = mid.root(p, o, &order, d);
                 nodes += mid.nodes;

@@ -120,7 +120,7 @@ fn random_position(rng: &mut Rng, empties: u32) -> Option<(u64, u64)> {
 #[test]
 fn the_solver_agrees_with_plain_minimax_on_random_endgames() {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-    let mut table = EndgameTable::default();
+    let table = EndgameTable::default();
     let limits = Limits::depth(60);
     let mut solved = 0;
     while solved < 300 {
@@ -132,7 +132,7 @@ fn the_solver_agrees_with_plain_minimax_on_random_endgames() {
             continue;
         }
         let expected = minimax(p, o);
-        let solution = Solver::new(&mut table, &limits)
+        let solution = Solver::new(&table, &limits)
             .solve(p, o, &[])
             .expect("no deadline");
         assert_eq!(solution.score, expected, "{p:#x} {o:#x}");
@@ -246,10 +246,10 @@ fn midgame_alone(pos: &Othello, limits: &Limits) -> (u32, Vec<String>) {
     use gameai::games::othello::midgame::{Midgame, MidgameTable};
     let (p, o) = pos.player_opponent();
     let mut order: Vec<u8> = Squares(moves(p, o)).map(|sq| sq as u8).collect();
-    let mut table = MidgameTable::default();
+    let table = MidgameTable::default();
     let (mut depth, mut best) = (0, Vec::new());
     for d in 1..=limits.depth.min(pos.empties() - 1) {
-        let iteration = Midgame::new(&mut table, limits).root(p, o, &order, d);
+        let iteration = Midgame::new(&table, limits).root(p, o, &order, d);
         if let Some((mv, _)) = iteration.best() {
             best.push(gameai::games::othello::notation(mv));
         }
@@ -414,11 +414,11 @@ fn pattern_ordering_keeps_solves_exact() {
             continue;
         }
         table.new_search();
-        let ordered = Solver::new(&mut table, &limits)
+        let ordered = Solver::new(&table, &limits)
             .solve(p, o, &[])
             .expect("no deadline");
         table.new_search();
-        let plain = Solver::new(&mut table, &limits)
+        let plain = Solver::new(&table, &limits)
             .without_patterns()
             .solve(p, o, &[])
             .expect("no deadline");
@@ -429,7 +429,7 @@ fn pattern_ordering_keeps_solves_exact() {
         let after = if moves(np, no) == 0 && moves(no, np) == 0 {
             -gameai::games::othello::solver::final_score(np, no)
         } else {
-            -Solver::new(&mut table, &limits)
+            -Solver::new(&table, &limits)
                 .without_patterns()
                 .solve(np, no, &[])
                 .expect("no deadline")
@@ -457,7 +457,7 @@ fn the_pattern_evaluation_predicts_exact_results() {
             continue;
         }
         table.new_search();
-        let exact = Solver::new(&mut table, &limits)
+        let exact = Solver::new(&table, &limits)
             .solve(p, o, &[])
             .expect("no deadline")
             .score;

@@ -44,8 +44,9 @@ pub enum Protocol {
 /// `gameai pbrain`'s settings.
 #[derive(Clone, Debug, Args)]
 pub struct PbrainArgs {
-    /// Table memory in MiB, as the service's `--tt-mb` (a quarter of it
-    /// serves gomoku); the manager's `INFO max_memory` may lower it.
+    /// Table memory in MiB, as the service's `--tt-mb` (split as there,
+    /// one part of it serves gomoku); the manager's `INFO max_memory` may
+    /// lower it.
     #[arg(long, env = "GAMEAI_TT_MB", default_value_t = 128, value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub tt_mb: u64,
 }
@@ -60,8 +61,8 @@ impl PbrainArgs {
 /// `gameai nboard`'s settings.
 #[derive(Clone, Debug, Args)]
 pub struct NboardArgs {
-    /// Table memory in MiB, as the service's `--tt-mb` (a quarter of it
-    /// serves othello).
+    /// Table memory in MiB, as the service's `--tt-mb` (split as there,
+    /// one part of it serves othello).
     #[arg(long, env = "GAMEAI_TT_MB", default_value_t = 128, value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub tt_mb: u64,
 

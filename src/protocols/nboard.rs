@@ -65,7 +65,7 @@ impl Engine {
             position: start_position(),
             depth: DEFAULT_DEPTH,
             max_time: Duration::from_millis(args.max_time_ms),
-            ws: Workspace::new(args.table_bytes()),
+            ws: GameKind::workspace(args.table_bytes()),
         }
     }
 

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use super::{Input, Line, PbrainArgs, say};
 use crate::games::gomoku::{Gomoku, Rules, SIZES};
 use crate::games::notation::{cell_name, parse_cell};
-use crate::games::{Game, Outcome, Player, Position, PositionSpec, SearchReport};
+use crate::games::{Game, GameKind, Outcome, Player, Position, PositionSpec, SearchReport};
 use crate::plan::Plan;
 use crate::search::{GameClock, Progress, ProgressSink, StopFlag, WIN, WIN_THRESHOLD, Workspace};
 
@@ -163,7 +163,7 @@ impl Brain {
             nodes: None,
             table_budget,
             max_memory: 0,
-            ws: Workspace::new(table_budget),
+            ws: GameKind::workspace(table_budget),
         }
     }
 
@@ -249,13 +249,14 @@ impl Brain {
     /// program and its boards. Only gomoku's part of the workspace is
     /// ever made in this process.
     fn prepare_tables(&mut self) {
-        let mut part = self.table_budget / Workspace::PARTS;
+        let parts = self.ws.parts();
+        let mut part = self.table_budget / parts;
         if self.max_memory > 0 {
             part = part.min(usize::try_from(self.max_memory / 2).unwrap_or(usize::MAX));
         }
-        let budget = part * Workspace::PARTS;
+        let budget = part * parts;
         if self.ws.budget() != budget {
-            self.ws = Workspace::new(budget);
+            self.ws = GameKind::workspace(budget);
         }
         Gomoku::prepare(&mut self.ws);
     }

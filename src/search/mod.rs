@@ -34,7 +34,7 @@ pub use table::Bound;
 pub use time_control::GameClock;
 pub use tree::{GameTree, Terminal};
 pub use tt::{Hit, TranspositionTable};
-pub use workspace::{DEFAULT_PART, EngineTables, Workspace};
+pub use workspace::{DEFAULT_PART, EngineTables, TableKind, Workspace};
 
 use std::time::Instant;
 

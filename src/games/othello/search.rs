@@ -182,7 +182,7 @@ pub fn search(pos: &Othello, limits: &Limits, ws: &mut Workspace) -> SearchRepor
             } else {
                 limits.after(nodes)
             };
-            let mut solver = Solver::new(&mut tables.endgame, &stage);
+            let mut solver = Solver::new(&tables.endgame, &stage);
             let solved = solver.solve_within(p, o, &order);
             nodes += solver.nodes;
             stopped = stage.stop_reason(solver.nodes);
@@ -198,7 +198,7 @@ pub fn search(pos: &Othello, limits: &Limits, ws: &mut Workspace) -> SearchRepor
         }
         let iteration_start = Instant::now();
         let stage = limits.after(nodes);
-        let mut mid = Midgame::new(&mut tables.midgame, &stage);
+        let mut mid = Midgame::new(&tables.midgame, &stage);
         let iteration = mid.root(p, o, &order, depth);
         nodes += mid.nodes;
         if !iteration.complete {
