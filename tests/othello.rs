@@ -478,3 +478,39 @@ fn the_pattern_evaluation_predicts_exact_results() {
     assert!(right_side * 4 >= decided * 3, "{right_side} of {decided}");
     assert!(error * 2 <= draw_error, "{error} against {draw_error}");
 }
+
+#[test]
+fn two_threads_solve_ffo_1_to_19_and_search_the_midgame_to_its_depth() {
+    let Some(problems) = ffo::load("fforum-1-19.obf", 1) else {
+        return;
+    };
+    let mut ws = Workspace::default();
+    let limits = Limits::depth(60).with_threads(2);
+    for ffo in problems {
+        let report = gameai::games::othello::search::search(&ffo.pos, &limits, &mut ws);
+        let proven = report.proven.expect("solved exactly");
+        assert_eq!(
+            proven.disc_diff,
+            Some(ffo.best_score),
+            "FFO #{}",
+            ffo.number
+        );
+        assert!(
+            ffo.best_moves.contains(&report.best_move.notation),
+            "FFO #{}",
+            ffo.number
+        );
+    }
+    // A middle game: the main thread reaches the depth asked for, with a
+    // legal move.
+    let pos = Othello::default();
+    let one = gameai::games::othello::search::search(&pos, &Limits::depth(9), &mut ws);
+    let two =
+        gameai::games::othello::search::search(&pos, &Limits::depth(9).with_threads(2), &mut ws);
+    assert_eq!((one.depth, two.depth), (9, 9));
+    let mut after = pos;
+    after
+        .play_notation(&two.best_move.notation)
+        .expect("a legal move");
+    assert!(two.nodes > 0);
+}

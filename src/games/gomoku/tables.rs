@@ -4,7 +4,7 @@
 
 use super::board::Cell;
 use crate::search::table::{Age, Entry, Table};
-use crate::search::{Bound, DEFAULT_PART, EngineTables};
+use crate::search::{Bound, DEFAULT_PART, EngineTables, Limits};
 
 /// Late-move reductions are looked up by depth and move number.
 pub(super) const LMR_DEPTHS: usize = 64;
@@ -176,6 +176,16 @@ impl Tables {
     /// The memory the tables hold, in bytes.
     pub fn bytes(&self) -> usize {
         self.tt.bytes() + self.threat_fail.bytes() + size_of_val(&*self.lmr)
+    }
+
+    /// Starts a search within `limits`. A search without a deadline starts
+    /// from an empty table (entries of other ages are ignored), so the same
+    /// request always gets the same answer. A search against the clock is
+    /// not reproducible anyway: it reads what earlier searches left (the
+    /// positions of the game it is playing, searched a move or two ago).
+    pub fn start_search(&mut self, limits: &Limits) {
+        self.reuse = limits.deadline.is_some();
+        self.new_search();
     }
 
     /// Starts a search: the table's older entries stop counting unless
