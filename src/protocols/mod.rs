@@ -49,7 +49,16 @@ pub struct PbrainArgs {
     /// lower it.
     #[arg(long, env = "GAMEAI_TT_MB", default_value_t = 128, value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub tt_mb: u64,
+
+    /// Threads each search runs (they share its table); the manager's
+    /// `INFO thread_num` overrides it. Above one, the same position may
+    /// get another move from one search to the next.
+    #[arg(long, env = "GAMEAI_THREADS", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS))]
+    pub threads: u64,
 }
+
+/// The most threads a protocol front end's search runs.
+pub const MAX_THREADS: u64 = 256;
 
 impl PbrainArgs {
     /// The table budget in bytes.
@@ -70,6 +79,11 @@ pub struct NboardArgs {
     /// depths, not clocks (`ping` stops a search sooner).
     #[arg(long, env = "GAMEAI_MAX_TIME_MS", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_time_ms: u64,
+
+    /// Threads each search runs (they share its tables). Above one, the
+    /// same position may get another move from one search to the next.
+    #[arg(long, env = "GAMEAI_THREADS", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS))]
+    pub threads: u64,
 }
 
 impl NboardArgs {
