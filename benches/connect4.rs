@@ -15,6 +15,9 @@
 //! `/v1/search` runs it): the book's size and depth, the time per answer
 //! for every book position, and for each set how many positions answer
 //! proven within the default time (Test_L1_R3: all 1000 unless `--limit`).
+//!
+//! `-- --threads` times the solver at one thread and at two on the first
+//! 50 positions of Test_L1_R2 (`--limit N`: the first N).
 
 use std::path::Path;
 use std::time::Duration;
@@ -28,6 +31,9 @@ use gameai::games::connect4::table::SolverTable;
 use gameai::games::connect4::{DEFAULT_TIME_MS, search};
 use gameai::search::{Limits, Workspace};
 use gameai::vocabulary::Source;
+
+#[path = "common/threads.rs"]
+mod threads;
 
 /// Set, positions to run by default, Pons' mean CPU time and mean nodes.
 const SETS: [(&str, usize, &str, &str); 6] = [
@@ -53,6 +59,10 @@ fn main() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/connect4");
     if !dir.exists() {
         println!("skipped: {} is absent", dir.display());
+        return;
+    }
+    if args.iter().any(|a| a == "--threads") {
+        threads_mode(&dir, limit.unwrap_or(50));
         return;
     }
     if args.iter().any(|a| a == "--service") {
@@ -99,6 +109,40 @@ fn main() {
             thousands((nodes as f64 / total.as_secs_f64().max(1e-9)) as u64),
         );
     }
+}
+
+/// One thread against two: the first `count` positions of Test_L1_R2
+/// solved exactly (without the book), score and line, as the service's
+/// solver does (ok: the right score).
+fn threads_mode(dir: &Path, count: usize) {
+    let text = std::fs::read_to_string(dir.join("Test_L1_R2")).expect("readable test set");
+    let positions: Vec<(String, Board, i32)> = text
+        .lines()
+        .take(count)
+        .map(|line| {
+            let (moves, expected) = line.split_once(' ').expect("`moves score` lines");
+            let mut board = Board::new();
+            for ch in moves.bytes() {
+                board.play_col(usize::from(ch - b'1'));
+            }
+            (
+                moves.to_owned(),
+                board,
+                expected.trim().parse().expect("a score"),
+            )
+        })
+        .collect();
+    let mut table = SolverTable::default();
+    threads::compare(
+        &format!("Connect Four, first {count} of Test_L1_R2, solved"),
+        &positions,
+        |(moves, _, _)| moves.clone(),
+        |(_, board, expected), threads| {
+            let limits = Limits::depth(42).with_threads(threads);
+            let (solved, nodes) = search::solve(board, &limits, &mut table, None);
+            (nodes, solved.is_ok_and(|(score, _)| score == *expected))
+        },
+    );
 }
 
 /// The service's answers: the book's, then the solver's within the

@@ -5,7 +5,8 @@
 //! `cargo bench --bench gomoku` (add `-- --quick` for a shorter match,
 //! `-- --trace` to log each search iteration to stderr, `-- --fixed-depth N`
 //! for the nodes each position needs to reach depth N: exact, repeatable
-//! figures for comparing search shapes on a busy machine).
+//! figures for comparing search shapes on a busy machine, `-- --threads N`
+//! for the time each position takes to depth N at one thread and at two).
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -15,6 +16,9 @@ use gameai::games::gomoku::{self, Rules};
 use gameai::games::{GameKind, Player, Position, PositionSpec};
 use gameai::search::{Limits, Workspace};
 use serde_json::Value;
+
+#[path = "common/threads.rs"]
+mod threads;
 
 const DATA: &str = "../shared/data/gomoku";
 /// The bar: Rapfi's classical search on one core here, 1 s on each of three
@@ -103,6 +107,25 @@ fn main() {
         .skip_while(|a| a != "--fixed-depth")
         .nth(1)
         .and_then(|d| d.parse::<u32>().ok());
+    let threads_depth = std::env::args()
+        .skip_while(|a| a != "--threads")
+        .nth(1)
+        .and_then(|d| d.parse::<u32>().ok());
+    if let Some(depth) = threads_depth {
+        // One thread against two, to the same depth without a deadline
+        // (ok: the depth reached, or a proof on the way).
+        threads::compare(
+            &format!("Gomoku, depth {depth}"),
+            &middle_games(&puzzles),
+            |(label, _)| label.clone(),
+            |(_, pos), threads| {
+                let mut ws = Workspace::default();
+                let r = pos.search(&Limits::depth(depth).with_threads(threads), &mut ws);
+                (r.nodes, r.depth == depth || r.proven.is_some())
+            },
+        );
+        return;
+    }
     if let Some(depth) = fixed_depth {
         // Deterministic: no deadline, so the node counts repeat exactly and
         // compare search shapes without the machine's noise.

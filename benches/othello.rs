@@ -12,6 +12,9 @@
 //! agree. `strength [ms]` plays the engine (default 1000 ms per move) against a
 //! positional-weight player over fixed openings, both colours. `midgame`
 //! shows the depth the default one-second search reaches in a few openings.
+//! `threads [D]` times the service's search at one thread and at two on
+//! the same positions: the 24 midgame positions to depth D (default 10)
+//! and FFO #40–#49 solved.
 //!
 //! Each FFO row gives wall time and the CPU time the process spent: on a
 //! shared machine the wall time includes waiting for a core, the CPU time
@@ -28,6 +31,8 @@ use gameai::search::{Limits, Workspace};
 
 #[path = "../tests/common/ffo.rs"]
 mod ffo;
+#[path = "common/threads.rs"]
+mod threads;
 use ffo::Ffo;
 
 /// The positions of one file, or none when the reference data is absent.
@@ -117,6 +122,14 @@ fn main() {
             .find_map(|a| a.parse::<u32>().ok())
             .unwrap_or(10);
         fixed_depth(depth);
+        return;
+    }
+    if has("threads") {
+        let depth = args
+            .iter()
+            .find_map(|a| a.parse::<u32>().ok())
+            .unwrap_or(10);
+        threads(depth);
         return;
     }
     if has("strength") {
@@ -392,6 +405,39 @@ fn midgame() {
     }
 }
 
+/// One thread against two: the 24 midgame positions searched to `depth`
+/// by the service's search (ok: the depth reached), and FFO #40–#49
+/// solved (ok: the right score).
+fn threads(depth: u32) {
+    let positions = bench_positions();
+    let mut ws = Workspace::default();
+    threads::compare(
+        &format!("Othello midgame, depth {depth}"),
+        &positions,
+        |pos| format!("{} empties", pos.empties()),
+        |pos, threads| {
+            let limits = Limits::depth(depth).with_threads(threads);
+            let report = search(pos, &limits, &mut ws);
+            (report.nodes, report.depth == depth)
+        },
+    );
+    let problems: Vec<Ffo> = load("fforum-40-59.obf", 40)
+        .into_iter()
+        .filter(|f| f.number <= 49)
+        .collect();
+    threads::compare(
+        "Othello FFO #40-#49, solved",
+        &problems,
+        |ffo| format!("#{}", ffo.number),
+        |ffo, threads| {
+            let limits = Limits::depth(60).with_threads(threads);
+            let report = search(&ffo.pos, &limits, &mut ws);
+            let score = report.proven.and_then(|p| p.disc_diff);
+            (report.nodes, score == Some(ffo.best_score))
+        },
+    );
+}
+
 /// Midgame positions for fixed-depth runs: random 8-ply openings (fixed
 /// seed), continued by the positional player to 44, 36 and 28 empties.
 fn bench_positions() -> Vec<Othello> {
@@ -451,7 +497,7 @@ fn fixed_depth(depth: u32) {
             let mut nodes = 0;
             let mut best = (PASS, 0);
             for d in 1..=depth {
-                let mid = Midgame::new(&mut table, &limits);
+                let mid = Midgame::new(&table, &limits);
                 let mut mid = if exact { mid.exact() } else { mid };
                 let iteration = mid.root(p, o, &order, d);
                 nodes += mid.nodes;

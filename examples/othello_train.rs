@@ -399,7 +399,7 @@ fn solve_all(file: &str) {
         };
         table.new_search();
         let limits = Limits::depth(64);
-        let mut solver = Solver::new(&mut table, &limits);
+        let mut solver = Solver::new(&table, &limits);
         let solution = solver.solve(p, o, &[]).expect("an unfinished game");
         assert_eq!(solution.score, score, "wrong score for {line}");
         nodes += solver.nodes;

@@ -163,6 +163,14 @@ impl Plan {
         }
     }
 
+    /// The plan searched by `threads` threads.
+    pub fn with_threads(self, threads: usize) -> Self {
+        Self {
+            threads: threads.max(1),
+            ..self
+        }
+    }
+
     /// The plan with its seed set whenever it may choose at random: `seed`
     /// if given (so the same seed repeats the choice), else a fresh one.
     pub fn seeded(self, seed: Option<u64>) -> Self {
@@ -193,7 +201,9 @@ impl Plan {
         progress: Option<ProgressSink>,
     ) -> Limits {
         let deadline = start + Duration::from_millis(self.time_ms);
-        Limits::new(self.depth, Some(deadline), self.nodes, stop).reporting(progress)
+        Limits::new(self.depth, Some(deadline), self.nodes, stop)
+            .reporting(progress)
+            .with_threads(self.threads)
     }
 
     /// Runs the search on the calling (worker) thread. `progress` hears each

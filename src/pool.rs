@@ -27,6 +27,7 @@ use std::time::Duration;
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
 
+use crate::games::GameKind;
 use crate::search::{StopFlag, Workspace};
 
 type Job = Box<dyn FnOnce(&mut Workspace) + Send>;
@@ -238,7 +239,7 @@ impl Pool {
             thread::Builder::new()
                 .name(format!("search-{i}"))
                 .spawn(move || {
-                    let mut workspace = Workspace::new(table_bytes);
+                    let mut workspace = GameKind::workspace(table_bytes);
                     // Made now, so the first search does not fill it in
                     // its own time budget.
                     workspace.tt();

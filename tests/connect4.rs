@@ -477,3 +477,35 @@ mod fuzz {
         }
     }
 }
+
+#[test]
+fn two_threads_solve_to_the_same_scores() {
+    let Some(dir) = data_dir() else { return };
+    let text = std::fs::read_to_string(dir.join("Test_L2_R2")).expect("readable set");
+    let mut table = SolverTable::default();
+    let limits = Limits::depth(42).with_threads(2);
+    for line in text.lines().take(100) {
+        let (moves, score) = line.split_once(' ').expect("`moves score`");
+        let expected: i32 = score.trim().parse().expect("a score");
+        let board = after(moves);
+        let (solved, nodes) =
+            gameai::games::connect4::search::solve(&board, &limits, &mut table, None);
+        let (got, pv) = solved.expect("no deadline");
+        assert_eq!(got, expected, "{moves}");
+        assert!(nodes > 0 && !pv.is_empty(), "{moves}");
+        // The line starts with a move that keeps the score.
+        let mut next = board;
+        next.play_col(pv[0]);
+        if !next.last_mover_won() && !next.is_full() {
+            let child = Solver::new(&mut table, None)
+                .solve(&next)
+                .expect("no limit");
+            assert_eq!(
+                -child,
+                expected,
+                "{moves}: {} does not keep the score",
+                pv[0] + 1
+            );
+        }
+    }
+}

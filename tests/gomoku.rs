@@ -664,3 +664,21 @@ fn a_depth_limited_search_does_not_depend_on_earlier_ones() {
         (&fresh.best_move.notation, fresh.score, fresh.nodes)
     );
 }
+
+#[test]
+fn two_threads_reach_the_depth_asked_with_a_legal_move() {
+    use gameai::games::Game;
+    let mut pos = gomoku::Gomoku::new(15, Rules::Freestyle);
+    for m in ["h8", "i9", "g7", "i7", "i8", "g9"] {
+        pos.play_notation(m).expect("a legal move");
+    }
+    let mut ws = Workspace::default();
+    let one = pos.search(&Limits::depth(8), &mut ws);
+    let two = pos.search(&Limits::depth(8).with_threads(2), &mut ws);
+    assert_eq!((one.depth, two.depth), (8, 8));
+    assert!(pos.clone().play_notation(&two.best_move.notation).is_ok());
+    assert!(two.nodes > 0);
+    // One thread is repeatable: the same nodes again.
+    let again = pos.search(&Limits::depth(8), &mut ws);
+    assert_eq!(again.nodes, one.nodes);
+}

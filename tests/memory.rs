@@ -6,18 +6,18 @@
 mod common;
 
 use common::Server;
+use gameai::games::GameKind;
 use gameai::games::connect4::table::SolverTable;
 use gameai::games::gomoku::tables::Tables as GomokuTables;
 use gameai::games::othello::search::Tables as OthelloTables;
 use gameai::games::othello::{self, Othello, PASS};
-use gameai::search::Workspace;
 use serde_json::{Value, json};
 
 #[test]
 fn a_workspace_holding_every_table_stays_within_its_budget() {
     for mib in [1, 4, 32, 128, 1000] {
         let budget = mib << 20;
-        let mut ws = Workspace::new(budget);
+        let mut ws = GameKind::workspace(budget);
         let held = ws.tt().bytes()
             + ws.extra::<SolverTable>().bytes()
             + ws.extra::<GomokuTables>().bytes()

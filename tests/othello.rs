@@ -120,7 +120,7 @@ fn random_position(rng: &mut Rng, empties: u32) -> Option<(u64, u64)> {
 #[test]
 fn the_solver_agrees_with_plain_minimax_on_random_endgames() {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-    let mut table = EndgameTable::default();
+    let table = EndgameTable::default();
     let limits = Limits::depth(60);
     let mut solved = 0;
     while solved < 300 {
@@ -132,7 +132,7 @@ fn the_solver_agrees_with_plain_minimax_on_random_endgames() {
             continue;
         }
         let expected = minimax(p, o);
-        let solution = Solver::new(&mut table, &limits)
+        let solution = Solver::new(&table, &limits)
             .solve(p, o, &[])
             .expect("no deadline");
         assert_eq!(solution.score, expected, "{p:#x} {o:#x}");
@@ -246,10 +246,10 @@ fn midgame_alone(pos: &Othello, limits: &Limits) -> (u32, Vec<String>) {
     use gameai::games::othello::midgame::{Midgame, MidgameTable};
     let (p, o) = pos.player_opponent();
     let mut order: Vec<u8> = Squares(moves(p, o)).map(|sq| sq as u8).collect();
-    let mut table = MidgameTable::default();
+    let table = MidgameTable::default();
     let (mut depth, mut best) = (0, Vec::new());
     for d in 1..=limits.depth.min(pos.empties() - 1) {
-        let iteration = Midgame::new(&mut table, limits).root(p, o, &order, d);
+        let iteration = Midgame::new(&table, limits).root(p, o, &order, d);
         if let Some((mv, _)) = iteration.best() {
             best.push(gameai::games::othello::notation(mv));
         }
@@ -414,11 +414,11 @@ fn pattern_ordering_keeps_solves_exact() {
             continue;
         }
         table.new_search();
-        let ordered = Solver::new(&mut table, &limits)
+        let ordered = Solver::new(&table, &limits)
             .solve(p, o, &[])
             .expect("no deadline");
         table.new_search();
-        let plain = Solver::new(&mut table, &limits)
+        let plain = Solver::new(&table, &limits)
             .without_patterns()
             .solve(p, o, &[])
             .expect("no deadline");
@@ -429,7 +429,7 @@ fn pattern_ordering_keeps_solves_exact() {
         let after = if moves(np, no) == 0 && moves(no, np) == 0 {
             -gameai::games::othello::solver::final_score(np, no)
         } else {
-            -Solver::new(&mut table, &limits)
+            -Solver::new(&table, &limits)
                 .without_patterns()
                 .solve(np, no, &[])
                 .expect("no deadline")
@@ -457,7 +457,7 @@ fn the_pattern_evaluation_predicts_exact_results() {
             continue;
         }
         table.new_search();
-        let exact = Solver::new(&mut table, &limits)
+        let exact = Solver::new(&table, &limits)
             .solve(p, o, &[])
             .expect("no deadline")
             .score;
@@ -477,4 +477,40 @@ fn the_pattern_evaluation_predicts_exact_results() {
     );
     assert!(right_side * 4 >= decided * 3, "{right_side} of {decided}");
     assert!(error * 2 <= draw_error, "{error} against {draw_error}");
+}
+
+#[test]
+fn two_threads_solve_ffo_1_to_19_and_search_the_midgame_to_its_depth() {
+    let Some(problems) = ffo::load("fforum-1-19.obf", 1) else {
+        return;
+    };
+    let mut ws = Workspace::default();
+    let limits = Limits::depth(60).with_threads(2);
+    for ffo in problems {
+        let report = gameai::games::othello::search::search(&ffo.pos, &limits, &mut ws);
+        let proven = report.proven.expect("solved exactly");
+        assert_eq!(
+            proven.disc_diff,
+            Some(ffo.best_score),
+            "FFO #{}",
+            ffo.number
+        );
+        assert!(
+            ffo.best_moves.contains(&report.best_move.notation),
+            "FFO #{}",
+            ffo.number
+        );
+    }
+    // A middle game: the main thread reaches the depth asked for, with a
+    // legal move.
+    let pos = Othello::default();
+    let one = gameai::games::othello::search::search(&pos, &Limits::depth(9), &mut ws);
+    let two =
+        gameai::games::othello::search::search(&pos, &Limits::depth(9).with_threads(2), &mut ws);
+    assert_eq!((one.depth, two.depth), (9, 9));
+    let mut after = pos;
+    after
+        .play_notation(&two.best_move.notation)
+        .expect("a legal move");
+    assert!(two.nodes > 0);
 }

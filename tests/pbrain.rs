@@ -561,3 +561,28 @@ fn the_end_of_stdin_ends_the_brain() {
     let status = brain.wait_exit(Duration::from_secs(3));
     assert!(status.success(), "{status}");
 }
+
+#[test]
+fn thread_num_sets_the_threads_of_each_search() {
+    for threads in ["1", "2"] {
+        let mut brain = started(15, 1_000);
+        brain.send(&format!("INFO thread_num {threads}"));
+        brain.send("INFO max_depth 6");
+        brain.send("BOARD");
+        for stone in ["7,7,1", "8,8,2", "6,6,1", "8,6,2"] {
+            brain.send(stone);
+        }
+        brain.send("DONE");
+        let (answer, messages) = brain.answer_within(Duration::from_secs(20));
+        assert!(parse_move(&answer, 15).is_some(), "{answer}");
+        assert!(
+            messages.iter().any(|m| m.starts_with("MESSAGE depth 6 ")),
+            "{threads} threads reach the depth: {messages:?}"
+        );
+        brain.end();
+    }
+    let mut brain = started(15, 300);
+    let error = brain.expect_error("INFO thread_num many");
+    assert!(error.contains("thread_num"), "{error}");
+    brain.end();
+}

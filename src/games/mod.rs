@@ -20,7 +20,7 @@ pub mod tictactoe;
 
 use std::sync::LazyLock;
 
-use crate::search::{Limits, Workspace};
+use crate::search::{DEFAULT_PART, Limits, TableKind, TranspositionTable, Workspace};
 pub use crate::vocabulary::{
     MoveView, Outcome, Player, ProvenView, SearchReport, Source, Status, Stopped,
 };
@@ -77,6 +77,17 @@ pub trait Game: std::fmt::Debug + Send + Sync {
 
     /// Searches the position on the calling thread.
     fn search(&self, limits: &Limits, ws: &mut Workspace) -> SearchReport;
+
+    /// The kinds of table the game's searches keep on a worker: each
+    /// kind any game declares gets an equal part of the worker's table
+    /// budget, and a search may use no other. The generic core's table
+    /// unless the game says otherwise.
+    fn tables() -> Vec<TableKind>
+    where
+        Self: Sized,
+    {
+        vec![TableKind::of::<TranspositionTable>()]
+    }
 
     /// Builds what the engine would otherwise build in its first search,
     /// inside that search's time budget: the tables all workers share
@@ -157,6 +168,21 @@ macro_rules! registry {
                 }
             }
 
+            /// The kinds of table the games keep on a worker, each once, in
+            /// the registry's order (see [`Game::tables`]).
+            pub fn table_kinds() -> &'static [TableKind] {
+                static KINDS: LazyLock<Vec<TableKind>> = LazyLock::new(|| {
+                    let mut kinds = Vec::new();
+                    for kind in [$(<$ty as Game>::tables()),+].into_iter().flatten() {
+                        if !kinds.contains(&kind) {
+                            kinds.push(kind);
+                        }
+                    }
+                    kinds
+                });
+                &KINDS
+            }
+
             /// Builds every game's tables for a worker (see [`Game::prepare`]).
             pub fn prepare_all(ws: &mut Workspace) {
                 $(<$ty as Game>::prepare(ws);)+
@@ -201,6 +227,12 @@ registry! {
 }
 
 impl GameKind {
+    /// A worker's memory of `budget` bytes, split in equal parts among
+    /// the tables the games declare.
+    pub fn workspace(budget: usize) -> Workspace {
+        Workspace::new(budget, Self::table_kinds())
+    }
+
     /// The game's API name.
     pub fn name(self) -> &'static str {
         self.info().name
@@ -223,6 +255,14 @@ impl<'de> serde::Deserialize<'de> for GameKind {
         let name = std::borrow::Cow::<str>::deserialize(deserializer)?;
         Self::from_name(&name)
             .ok_or_else(|| serde::de::Error::custom(format!("unknown game {name:?}")))
+    }
+}
+
+impl Default for Workspace {
+    /// A workspace whose every table has the size the engines were tuned
+    /// with ([`DEFAULT_PART`]), as the service's default budget gives it.
+    fn default() -> Self {
+        GameKind::workspace(DEFAULT_PART * GameKind::table_kinds().len())
     }
 }
 

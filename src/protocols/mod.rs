@@ -44,11 +44,21 @@ pub enum Protocol {
 /// `gameai pbrain`'s settings.
 #[derive(Clone, Debug, Args)]
 pub struct PbrainArgs {
-    /// Table memory in MiB, as the service's `--tt-mb` (a quarter of it
-    /// serves gomoku); the manager's `INFO max_memory` may lower it.
+    /// Table memory in MiB, as the service's `--tt-mb` (split as there,
+    /// one part of it serves gomoku); the manager's `INFO max_memory` may
+    /// lower it.
     #[arg(long, env = "GAMEAI_TT_MB", default_value_t = 128, value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub tt_mb: u64,
+
+    /// Threads each search runs (they share its table); the manager's
+    /// `INFO thread_num` overrides it. Above one, the same position may
+    /// get another move from one search to the next.
+    #[arg(long, env = "GAMEAI_THREADS", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS))]
+    pub threads: u64,
 }
+
+/// The most threads a protocol front end's search runs.
+pub const MAX_THREADS: u64 = 256;
 
 impl PbrainArgs {
     /// The table budget in bytes.
@@ -60,8 +70,8 @@ impl PbrainArgs {
 /// `gameai nboard`'s settings.
 #[derive(Clone, Debug, Args)]
 pub struct NboardArgs {
-    /// Table memory in MiB, as the service's `--tt-mb` (a quarter of it
-    /// serves othello).
+    /// Table memory in MiB, as the service's `--tt-mb` (split as there,
+    /// one part of it serves othello).
     #[arg(long, env = "GAMEAI_TT_MB", default_value_t = 128, value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub tt_mb: u64,
 
@@ -69,6 +79,11 @@ pub struct NboardArgs {
     /// depths, not clocks (`ping` stops a search sooner).
     #[arg(long, env = "GAMEAI_MAX_TIME_MS", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_time_ms: u64,
+
+    /// Threads each search runs (they share its tables). Above one, the
+    /// same position may get another move from one search to the next.
+    #[arg(long, env = "GAMEAI_THREADS", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS))]
+    pub threads: u64,
 }
 
 impl NboardArgs {

@@ -56,6 +56,8 @@ struct Engine {
     depth: u32,
     /// The longest a `go` or `hint` thinks.
     max_time: Duration,
+    /// Threads per search (`--threads`).
+    threads: usize,
     ws: Workspace,
 }
 
@@ -65,7 +67,8 @@ impl Engine {
             position: start_position(),
             depth: DEFAULT_DEPTH,
             max_time: Duration::from_millis(args.max_time_ms),
-            ws: Workspace::new(args.table_bytes()),
+            threads: args.threads as usize,
+            ws: GameKind::workspace(args.table_bytes()),
         }
     }
 
@@ -144,7 +147,7 @@ impl Engine {
 
     /// A search of the position `depth` plies deep within the time cap.
     fn plan(&self, depth: u32) -> Plan {
-        Plan::plain(self.position.clone(), depth, self.max_time, None)
+        Plan::plain(self.position.clone(), depth, self.max_time, None).with_threads(self.threads)
     }
 
     /// `go`: the move to play, with thinking output as the search deepens.

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use super::{Input, Line, PbrainArgs, say};
 use crate::games::gomoku::{Gomoku, Rules, SIZES};
 use crate::games::notation::{cell_name, parse_cell};
-use crate::games::{Game, Outcome, Player, Position, PositionSpec, SearchReport};
+use crate::games::{Game, GameKind, Outcome, Player, Position, PositionSpec, SearchReport};
 use crate::plan::Plan;
 use crate::search::{GameClock, Progress, ProgressSink, StopFlag, WIN, WIN_THRESHOLD, Workspace};
 
@@ -38,7 +38,7 @@ const ABOUT: &str = concat!(
 /// Speaks pbrain on stdin/stdout until `END` or the end of stdin.
 pub fn run(args: &PbrainArgs) -> io::Result<()> {
     let input = Input::spawn(STOP_WORDS);
-    let mut brain = Brain::new(args.table_bytes());
+    let mut brain = Brain::new(args.table_bytes(), args.threads as usize);
     while let Some(line) = input.next() {
         if brain.handle(&line, &input)? == Flow::End {
             break;
@@ -147,11 +147,13 @@ struct Brain {
     table_budget: usize,
     /// `INFO max_memory` in bytes; 0 means no limit.
     max_memory: u64,
+    /// Threads per search (`--threads`, `INFO thread_num`).
+    threads: usize,
     ws: Workspace,
 }
 
 impl Brain {
-    fn new(table_budget: usize) -> Self {
+    fn new(table_budget: usize, threads: usize) -> Self {
         Self {
             size: None,
             rules: Rules::Freestyle,
@@ -163,7 +165,8 @@ impl Brain {
             nodes: None,
             table_budget,
             max_memory: 0,
-            ws: Workspace::new(table_budget),
+            threads,
+            ws: GameKind::workspace(table_budget),
         }
     }
 
@@ -249,13 +252,14 @@ impl Brain {
     /// program and its boards. Only gomoku's part of the workspace is
     /// ever made in this process.
     fn prepare_tables(&mut self) {
-        let mut part = self.table_budget / Workspace::PARTS;
+        let parts = self.ws.parts();
+        let mut part = self.table_budget / parts;
         if self.max_memory > 0 {
             part = part.min(usize::try_from(self.max_memory / 2).unwrap_or(usize::MAX));
         }
-        let budget = part * Workspace::PARTS;
+        let budget = part * parts;
         if self.ws.budget() != budget {
-            self.ws = Workspace::new(budget);
+            self.ws = GameKind::workspace(budget);
         }
         Gomoku::prepare(&mut self.ws);
     }
@@ -269,7 +273,7 @@ impl Brain {
         let number = || value.parse::<u64>();
         match key.as_str() {
             "timeout_turn" | "timeout_match" | "time_left" | "max_memory" | "max_depth"
-            | "max_node" | "rule" => {
+            | "max_node" | "rule" | "thread_num" => {
                 let Ok(n) = number() else {
                     return error(format!(
                         "INFO {key} needs a whole number of 0 or more, got {value:?}"
@@ -291,12 +295,15 @@ impl Brain {
                             .clamp(1, crate::games::gomoku::MAX_DEPTH);
                     }
                     "max_node" => self.nodes = (n > 0).then_some(n),
+                    "thread_num" => {
+                        self.threads = n.clamp(1, super::MAX_THREADS) as usize;
+                    }
                     _ => return self.set_rule(n),
                 }
                 Ok(())
             }
-            // Accepted, nothing to do: the search runs on one thread, and
-            // plays the same against a person or a program.
+            // Accepted, nothing to do: the search plays the same against
+            // a person or a program.
             _ => Ok(()),
         }
     }
@@ -557,7 +564,8 @@ impl Brain {
             self.depth,
             budget,
             self.nodes,
-        );
+        )
+        .with_threads(self.threads);
         let limits = plan.limits_from(at, &stop, Some(sink));
         let report = self.position.search(&limits, &mut self.ws);
         drop(thinking);

@@ -9,12 +9,13 @@ use std::time::{Duration, Instant};
 pub use crate::vocabulary::Stopped;
 
 /// A flag that asks a running search to stop. Cloned handles share it; a
-/// child flag also stops when its parent does (one request's search, under
-/// the whole pool's shutdown).
+/// child flag also stops when its parent or any ancestor does (one
+/// request's search, under the whole pool's shutdown; a helper thread of
+/// that search).
 #[derive(Clone, Debug, Default)]
 pub struct StopFlag {
     own: Arc<AtomicBool>,
-    parent: Option<Arc<AtomicBool>>,
+    ancestors: Vec<Arc<AtomicBool>>,
 }
 
 impl StopFlag {
@@ -24,9 +25,11 @@ impl StopFlag {
 
     /// A new flag that is also raised whenever `self` is.
     pub fn child(&self) -> Self {
+        let mut ancestors = self.ancestors.clone();
+        ancestors.push(Arc::clone(&self.own));
         Self {
             own: Arc::default(),
-            parent: Some(Arc::clone(&self.own)),
+            ancestors,
         }
     }
 
@@ -35,11 +38,7 @@ impl StopFlag {
     }
 
     pub fn is_stopped(&self) -> bool {
-        self.own.load(Ordering::Relaxed)
-            || self
-                .parent
-                .as_ref()
-                .is_some_and(|p| p.load(Ordering::Relaxed))
+        self.own.load(Ordering::Relaxed) || self.ancestors.iter().any(|a| a.load(Ordering::Relaxed))
     }
 }
 
@@ -97,6 +96,9 @@ pub struct Limits {
     pub spent: u64,
     pub stop: StopFlag,
     pub progress: Option<ProgressSink>,
+    /// Threads the search may run: the calling one and `threads - 1`
+    /// helpers sharing its tables (see [`super::smp`]); 0 counts as 1.
+    pub threads: usize,
 }
 
 impl Limits {
@@ -111,7 +113,18 @@ impl Limits {
             spent: 0,
             stop: stop.clone(),
             progress: None,
+            threads: 1,
         }
+    }
+
+    /// The same limits, searched by `threads` threads.
+    pub fn with_threads(self, threads: usize) -> Self {
+        Self { threads, ..self }
+    }
+
+    /// The helper threads the search may run beside the calling one.
+    pub fn helpers(&self) -> usize {
+        self.threads.saturating_sub(1)
     }
 
     /// The same limits, with `progress` hearing each completed iteration.

@@ -9,7 +9,8 @@
 //! (`score`), one [`Clock`] for limits and iterations, a [`GameClock`]'s
 //! per-move budget, [`Killers`],
 //! [`History`] and the [`PvTable`], the worker's memory within its budget
-//! ([`Workspace`]) and one [`ReportBuilder`].
+//! ([`Workspace`]), one [`ReportBuilder`], and the threads of a parallel
+//! search ([`smp`]).
 
 mod alphabeta;
 mod clock;
@@ -17,6 +18,7 @@ mod limits;
 mod ordering;
 mod report;
 mod score;
+pub mod smp;
 pub mod table;
 mod time_control;
 mod tree;
@@ -34,7 +36,7 @@ pub use table::Bound;
 pub use time_control::GameClock;
 pub use tree::{GameTree, Terminal};
 pub use tt::{Hit, TranspositionTable};
-pub use workspace::{DEFAULT_PART, EngineTables, Workspace};
+pub use workspace::{DEFAULT_PART, EngineTables, TableKind, Workspace};
 
 use std::time::Instant;
 

@@ -2,10 +2,10 @@
 //! worker: one slot per key's low bits, and a deeper entry of the same
 //! search is kept over a shallower one.
 
-use super::table::{Bound, Entry as TableEntry, Table, slots_for};
+use super::EngineTables;
+use super::table::{Age, Bound, Entry as TableEntry, Table};
 
 #[derive(Clone, Copy, Default)]
-#[repr(C)]
 struct Entry {
     key: u64,
     score: i32,
@@ -16,7 +16,61 @@ struct Entry {
 }
 
 impl TableEntry for Entry {
+    type Words = [u64; 2];
+    type Key = u64;
     const GENERATIONS: u32 = 64;
+
+    #[inline]
+    fn pack(&self) -> [u64; 2] {
+        [
+            self.key,
+            u64::from(self.score as u32)
+                | u64::from(self.mv) << 32
+                | u64::from(self.depth) << 48
+                | u64::from(self.meta) << 56,
+        ]
+    }
+
+    #[inline]
+    fn unpack([key, data]: [u64; 2]) -> Self {
+        Self {
+            key,
+            score: data as u32 as i32,
+            mv: (data >> 32) as u16,
+            depth: (data >> 48) as u8,
+            meta: (data >> 56) as u8,
+        }
+    }
+
+    #[inline]
+    fn stamp(&self) -> u16 {
+        u16::from(self.meta >> 2)
+    }
+
+    #[inline]
+    fn set_stamp(&mut self, stamp: u16) {
+        self.meta = (stamp as u8) << 2 | (self.meta & 3);
+    }
+
+    #[inline]
+    fn holds(&self, key: u64) -> bool {
+        self.key == key
+    }
+
+    /// A deeper entry of the same search is kept over another position's;
+    /// a result without a move keeps the one stored for the same position
+    /// (a fail-low has none).
+    #[inline]
+    fn replace(mut self, old: &Self, age: Age) -> Option<Self> {
+        let same_search = age == Age::Current;
+        if same_search && old.key != self.key && old.depth > self.depth {
+            return None;
+        }
+        if self.mv == NO_MOVE && same_search && old.key == self.key {
+            self.mv = old.mv;
+        }
+        Some(self)
+    }
 }
 
 /// A probe hit.
@@ -30,21 +84,21 @@ pub struct Hit {
 }
 
 const NO_MOVE: u16 = u16::MAX;
-/// The smallest table, whatever the budget.
-const MIN_SLOTS: usize = 1024;
 
 pub struct TranspositionTable {
     table: Table<Entry>,
 }
 
-impl TranspositionTable {
+impl EngineTables for TranspositionTable {
     /// A table of at most `bytes` (rounded down to a power-of-two entry count).
-    pub fn with_bytes(bytes: usize) -> Self {
+    fn with_bytes(bytes: usize) -> Self {
         Self {
-            table: Table::with_slots(slots_for::<Entry>(bytes, MIN_SLOTS)),
+            table: Table::with_bytes(bytes),
         }
     }
+}
 
+impl TranspositionTable {
     pub fn bytes(&self) -> usize {
         self.table.bytes()
     }
@@ -56,10 +110,7 @@ impl TranspositionTable {
 
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Hit> {
-        let e = self.table.get(key as usize & self.table.mask());
-        if e.key != key || u16::from(e.meta >> 2) != self.table.generation() {
-            return None;
-        }
+        let e = self.table.probe(key as usize & self.table.mask(), key)?;
         Some(Hit {
             score: e.score,
             depth: e.depth,
@@ -70,27 +121,15 @@ impl TranspositionTable {
 
     /// Stores a result, preferring to keep deeper entries of this search.
     #[inline]
-    pub fn store(&mut self, key: u64, depth: u8, score: i32, bound: Bound, mv: Option<u16>) {
-        let generation = self.table.generation() as u8;
-        let slot = key as usize & self.table.mask();
-        let slot = self.table.get_mut(slot);
-        let same_search = slot.meta >> 2 == generation && slot.meta != 0;
-        if same_search && slot.key != key && slot.depth > depth {
-            return;
-        }
-        let mv = match mv {
-            Some(m) => m,
-            // Keep the old move for the same position: a fail-low has none.
-            None if same_search && slot.key == key => slot.mv,
-            None => NO_MOVE,
-        };
-        *slot = Entry {
+    pub fn store(&self, key: u64, depth: u8, score: i32, bound: Bound, mv: Option<u16>) {
+        let entry = Entry {
             key,
             score,
-            mv,
+            mv: mv.unwrap_or(NO_MOVE),
             depth,
-            meta: (generation << 2) | bound.bits(),
+            meta: bound.bits(),
         };
+        self.table.store(key as usize & self.table.mask(), entry);
     }
 }
 
@@ -100,7 +139,7 @@ mod tests {
 
     #[test]
     fn a_new_search_hides_old_entries() {
-        let mut tt = TranspositionTable::with_bytes(1 << 16);
+        let mut tt = <TranspositionTable as EngineTables>::with_bytes(1 << 16);
         tt.new_search();
         tt.store(42, 3, 7, Bound::Exact, Some(5));
         let hit = tt.probe(42).unwrap();
@@ -115,7 +154,7 @@ mod tests {
 
     #[test]
     fn generations_wrap_without_resurrecting_entries() {
-        let mut tt = TranspositionTable::with_bytes(1 << 16);
+        let mut tt = <TranspositionTable as EngineTables>::with_bytes(1 << 16);
         tt.new_search();
         tt.store(9, 1, 1, Bound::Lower, None);
         for _ in 0..<Entry as TableEntry>::GENERATIONS {

@@ -21,7 +21,7 @@ use super::{
     Features, Game, GameInfo, MoveError, Part, Player, PositionError, PositionReport, PositionSpec,
     SearchReport, Status,
 };
-use crate::search::{Limits, Outcome, Proof, Workspace};
+use crate::search::{Limits, Outcome, Proof, TableKind, TranspositionTable, Workspace};
 
 /// The time budget when a request names none. Measured with the bench
 /// (CPU time per exact solve on this 2-core machine): every L3 and L2
@@ -288,6 +288,15 @@ impl Game for Board {
 
     fn search(&self, limits: &Limits, ws: &mut Workspace) -> SearchReport {
         search::search(self, limits, ws)
+    }
+
+    fn tables() -> Vec<TableKind> {
+        // The solver's, and the generic core's for a solve that does not
+        // finish in time.
+        vec![
+            TableKind::of::<table::SolverTable>(),
+            TableKind::of::<TranspositionTable>(),
+        ]
     }
 
     fn prepare(ws: &mut Workspace) {

@@ -5,9 +5,9 @@
 use super::board::{Board, HEIGHT, cell_of};
 use super::book::Book;
 use super::proof_of_score;
-use super::solver::Solver;
+use super::solver::{Aborted, Solver};
 use super::table::SolverTable;
-use crate::search::{self, Limits, ReportBuilder, Workspace};
+use crate::search::{self, Limits, ReportBuilder, Workspace, smp};
 use crate::vocabulary::{MoveView, SearchReport};
 
 /// The share of a deadline given to the exact solver; the rest is kept
@@ -55,28 +55,19 @@ pub fn search(board: &Board, limits: &Limits, ws: &mut Workspace) -> SearchRepor
         }
         let solver_limits = limits.stage(SOLVER_SHARE, 0);
         let table = ws.extra::<SolverTable>();
-        let mut solver = Solver::new(table, Some(&solver_limits)).with_book(book);
-        let solved = solver
-            .solve(board)
-            .and_then(|score| Ok((score, solver.best_move(board, score)?)));
-        if let Ok((score, best)) = solved {
-            let mut pv = vec![best];
-            let mut next = *board;
-            next.play_col(best);
-            if !next.last_mover_won() && !next.is_full() {
-                pv.extend(solver.principal_variation(&next, -score));
-            }
+        let (solved, nodes) = solve(board, &solver_limits, table, Some(book));
+        if let Ok((score, pv)) = solved {
             return report
                 .line(
-                    move_view(board, best),
+                    move_view(board, pv[0]),
                     pv.iter().map(|c| (c + 1).to_string()).collect(),
                 )
                 .exact(proof_of_score(board, score), None)
                 .depth(board.empty_cells())
-                .nodes(solver.nodes)
+                .nodes(nodes)
                 .build();
         }
-        solver_nodes = solver.nodes;
+        solver_nodes = nodes;
     }
     let result = search::search(board, &limits.after(solver_nodes), ws);
     let best = result.best_move.map(|cell| cell_of(1 << cell).0);
@@ -91,6 +82,53 @@ pub fn search(board: &Board, limits: &Limits, ws: &mut Workspace) -> SearchRepor
         .nodes(result.nodes + solver_nodes)
         .stopped(result.stopped)
         .build()
+}
+
+/// Solves ongoing `board` exactly within `limits` on `table` (a new solve)
+/// with `limits.threads` threads, taking exact values from `book` where it
+/// has them: the score and the line from the best move on, and the nodes
+/// of every thread.
+pub fn solve(
+    board: &Board,
+    limits: &Limits,
+    table: &mut SolverTable,
+    book: Option<&Book>,
+) -> (Result<(i32, Vec<usize>), Aborted>, u64) {
+    table.new_solve();
+    let table: &SolverTable = table;
+    // Helpers, if any, solve the same position on the same table.
+    let ((solved, nodes), helper_nodes) = smp::with_helpers(
+        limits,
+        |_, limits, team| {
+            let mut helper = solver(table, limits, book);
+            let _ = helper.help(board);
+            team.add_nodes(helper.nodes);
+        },
+        |_| {
+            let mut main = solver(table, limits, book);
+            let solved = main.solve(board).and_then(|score| {
+                let best = main.best_move(board, score)?;
+                let mut pv = vec![best];
+                let mut next = *board;
+                next.play_col(best);
+                if !next.last_mover_won() && !next.is_full() {
+                    pv.extend(main.principal_variation(&next, -score));
+                }
+                Ok((score, pv))
+            });
+            (solved, main.nodes)
+        },
+    );
+    (solved, nodes + helper_nodes)
+}
+
+/// A solver of one thread of a solve on `table`.
+fn solver<'a>(table: &'a SolverTable, limits: &'a Limits, book: Option<&'a Book>) -> Solver<'a> {
+    let solver = Solver::sharing(table, Some(limits));
+    match book {
+        Some(book) => solver.with_book(book),
+        None => solver,
+    }
 }
 
 /// The best moves the book gives from `board` on, each side in turn, while

@@ -33,7 +33,8 @@ pub struct Aborted;
 
 /// An exact solver over one worker's table.
 pub struct Solver<'a> {
-    table: &'a mut SolverTable,
+    /// Shared by the threads of one solve.
+    table: &'a SolverTable,
     clock: Option<Clock<'a>>,
     book: Option<&'a Book>,
     /// Positions with at most this many discs may be in the book (or
@@ -56,6 +57,13 @@ impl<'a> Solver<'a> {
     /// position after another over one table).
     pub fn keeping_table(table: &'a mut SolverTable, limits: Option<&'a Limits>) -> Self {
         table.continue_solves();
+        Self::sharing(table, limits)
+    }
+
+    /// A solver over a table other solvers of the same solve use at once
+    /// (helper threads); the table's bounds are exact, so each thread
+    /// uses what any other proved.
+    pub fn sharing(table: &'a SolverTable, limits: Option<&'a Limits>) -> Self {
         Self {
             table,
             clock: limits.map(Clock::new),
@@ -83,6 +91,17 @@ impl<'a> Solver<'a> {
     /// The exact score of `board`, which must be ongoing (nobody has four
     /// and the board is not full).
     pub fn solve(&mut self, board: &Board) -> Result<i32, Aborted> {
+        self.solve_ordered::<false>(board)
+    }
+
+    /// [`Solver::solve`] as a helper thread runs it: among moves that
+    /// order equal, the later column first, so that it works ahead of the
+    /// main thread on other moves rather than on the same ones.
+    pub fn help(&mut self, board: &Board) -> Result<i32, Aborted> {
+        self.solve_ordered::<true>(board)
+    }
+
+    fn solve_ordered<const HELPER: bool>(&mut self, board: &Board) -> Result<i32, Aborted> {
         if board.can_win_next() {
             self.nodes += 1;
             return Ok(win_now_score(board.moves()));
@@ -101,7 +120,7 @@ impl<'a> Solver<'a> {
             } else if med >= 0 && max / 2 > med {
                 med = max / 2;
             }
-            let r = self.negamax(board, med, med + 1);
+            let r = self.negamax::<HELPER>(board, med, med + 1);
             if self.aborted {
                 return Err(Aborted);
             }
@@ -119,7 +138,7 @@ impl<'a> Solver<'a> {
         if board.can_win_next() {
             return Ok(win_now_score(board.moves()) <= bound);
         }
-        let r = self.negamax(board, bound, bound + 1);
+        let r = self.negamax::<false>(board, bound, bound + 1);
         if self.aborted {
             Err(Aborted)
         } else {
@@ -206,7 +225,7 @@ impl<'a> Solver<'a> {
     /// The score of `board` if it lies in `(alpha, beta)`; otherwise a bound
     /// on the same side of the window. `board` must not allow the side to
     /// move an immediate win.
-    fn negamax(&mut self, board: &Board, mut alpha: i32, mut beta: i32) -> i32 {
+    fn negamax<const HELPER: bool>(&mut self, board: &Board, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
         self.poll();
         if self.aborted {
@@ -246,7 +265,7 @@ impl<'a> Solver<'a> {
         alpha = alpha.max(lower);
         beta = beta.min(upper);
 
-        let moves = ordered_moves(board, safe, hint);
+        let moves = ordered_moves::<HELPER>(board, safe, hint);
         // Most nodes are near the leaves, where time goes to waiting for
         // the table: start every child's load now so they overlap.
         for &(_, cell) in moves.as_slice() {
@@ -258,7 +277,7 @@ impl<'a> Solver<'a> {
         for &(_, cell) in moves.as_slice() {
             let mut child = *board;
             child.play_cell(cell);
-            let score = -self.negamax(&child, -beta, -alpha);
+            let score = -self.negamax::<HELPER>(&child, -beta, -alpha);
             if self.aborted {
                 return 0;
             }
@@ -299,9 +318,10 @@ impl MoveList {
 }
 
 /// The non-losing moves in `safe`, best first: the table's move, then by
-/// the threats each creates, ties centre first.
+/// the threats each creates, ties centre first (for a helper thread,
+/// `LATER_FIRST`: ties in the other order).
 #[inline]
-fn ordered_moves(board: &Board, safe: u64, hint: u8) -> MoveList {
+fn ordered_moves<const LATER_FIRST: bool>(board: &Board, safe: u64, hint: u8) -> MoveList {
     let mut list = MoveList {
         moves: [(0, 0); WIDTH],
         len: 0,
@@ -318,7 +338,9 @@ fn ordered_moves(board: &Board, safe: u64, hint: u8) -> MoveList {
         };
         // Insertion sort, stable: a later column goes after equal scores.
         let mut i = list.len;
-        while i > 0 && list.moves[i - 1].0 < score {
+        while i > 0
+            && (list.moves[i - 1].0 < score || (LATER_FIRST && list.moves[i - 1].0 == score))
+        {
             list.moves[i] = list.moves[i - 1];
             i -= 1;
         }

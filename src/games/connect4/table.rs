@@ -13,7 +13,7 @@
 //! the key's remaining bits in the top of the generation field, which
 //! then tells fewer searches apart (the memory is wiped more often).
 
-use crate::search::table::{Entry as TableEntry, Table, slots_for};
+use crate::search::table::{Age, Entry as TableEntry, Table};
 use crate::search::{DEFAULT_PART, EngineTables};
 
 /// Bits of a position key.
@@ -23,6 +23,7 @@ const KEY_MASK: u64 = (1 << KEY_BITS) - 1;
 const MIX: u64 = 0x9E37_79B9_7F4A_7C15 & KEY_MASK;
 /// Bits of the key the tag holds (the move takes the 3 above them).
 const TAG_BITS: u32 = 29;
+const TAG_MASK: u64 = (1 << TAG_BITS) - 1;
 /// Bits of the generation field.
 const GENERATION_BITS: u32 = 16;
 /// The fewest slots: the key bits beyond the tag's must leave the
@@ -38,7 +39,6 @@ const NO_UPPER: i8 = i8::MAX;
 pub const NO_MOVE: u8 = 7;
 
 #[derive(Clone, Copy, Default)]
-#[repr(C)]
 struct Entry {
     /// The low bits of the key's check part, and the move (3 bits) above.
     tag: u32,
@@ -49,14 +49,77 @@ struct Entry {
     upper: i8,
 }
 
+/// Bits of the generation field that hold the stamp, in a table of
+/// 2^`slot_bits` slots.
+const fn stamp_bits(slot_bits: u32) -> u32 {
+    let extra = (KEY_BITS - slot_bits).saturating_sub(TAG_BITS);
+    GENERATION_BITS - extra
+}
+
 impl TableEntry for Entry {
+    type Words = [u64; 1];
+    /// The tag's check bits and the whole generation field expected.
+    type Key = (u32, u16);
     const GENERATIONS: u32 = 1 << GENERATION_BITS;
+    const MIN_SLOTS: usize = 1 << MIN_SLOT_BITS;
+    const MAX_SLOTS: usize = 1 << MAX_SLOT_BITS;
+
+    fn generations(slots: usize) -> u32 {
+        1 << stamp_bits(slots.trailing_zeros())
+    }
+
+    #[inline]
+    fn pack(&self) -> [u64; 1] {
+        [u64::from(self.tag)
+            | u64::from(self.generation) << 32
+            | u64::from(self.lower as u8) << 48
+            | u64::from(self.upper as u8) << 56]
+    }
+
+    #[inline]
+    fn unpack([w]: [u64; 1]) -> Self {
+        Self {
+            tag: w as u32,
+            generation: (w >> 32) as u16,
+            lower: (w >> 48) as u8 as i8,
+            upper: (w >> 56) as u8 as i8,
+        }
+    }
+
+    #[inline]
+    fn stamp(&self) -> u16 {
+        self.generation
+    }
+
+    #[inline]
+    fn set_stamp(&mut self, stamp: u16) {
+        self.generation = stamp;
+    }
+
+    #[inline]
+    fn holds(&self, (check, generation): (u32, u16)) -> bool {
+        self.generation == generation && self.check() == check
+    }
+
+    /// Bounds of the same position in the same search tighten each
+    /// other, and a new move replaces the old; anything else is replaced.
+    #[inline]
+    fn replace(mut self, old: &Self, age: Age) -> Option<Self> {
+        if age == Age::Current && old.generation == self.generation && old.check() == self.check() {
+            self.lower = self.lower.max(old.lower);
+            self.upper = self.upper.min(old.upper);
+            if self.mv() == NO_MOVE {
+                self.tag = old.tag;
+            }
+        }
+        Some(self)
+    }
 }
 
 impl Entry {
     #[inline]
     fn check(&self) -> u32 {
-        self.tag & ((1 << TAG_BITS) - 1)
+        self.tag & TAG_MASK as u32
     }
 
     #[inline]
@@ -67,7 +130,7 @@ impl Entry {
 
 #[inline]
 fn tag(check: u64, mv: u8) -> u32 {
-    (check & ((1 << TAG_BITS) - 1)) as u32 | u32::from(mv) << TAG_BITS
+    (check & TAG_MASK) as u32 | u32::from(mv) << TAG_BITS
 }
 
 /// What the table knows about a position.
@@ -99,24 +162,17 @@ impl Default for SolverTable {
 
 impl EngineTables for SolverTable {
     fn with_bytes(bytes: usize) -> Self {
-        let slots = slots_for::<Entry>(bytes, 1 << MIN_SLOT_BITS).min(1 << MAX_SLOT_BITS);
-        Self::with_slot_bits(slots.trailing_zeros())
+        let table = Table::with_bytes(bytes);
+        let slot_bits = table.slots().trailing_zeros();
+        Self {
+            table,
+            slot_bits,
+            stamp_bits: stamp_bits(slot_bits),
+        }
     }
 }
 
 impl SolverTable {
-    /// A table of 2^`slot_bits` slots.
-    fn with_slot_bits(slot_bits: u32) -> Self {
-        assert!((MIN_SLOT_BITS..=MAX_SLOT_BITS).contains(&slot_bits));
-        let extra = (KEY_BITS - slot_bits).saturating_sub(TAG_BITS);
-        let stamp_bits = GENERATION_BITS - extra;
-        Self {
-            table: Table::with_generations(1 << slot_bits, 1 << stamp_bits),
-            slot_bits,
-            stamp_bits,
-        }
-    }
-
     pub fn bytes(&self) -> usize {
         self.table.bytes()
     }
@@ -144,10 +200,10 @@ impl SolverTable {
         ((x >> check_bits) as usize, x & ((1 << check_bits) - 1))
     }
 
-    /// The generation field an entry for `check` carries in this search.
+    /// The check bits the generation field carries above the stamp.
     #[inline]
-    fn stamp(&self, check: u64) -> u16 {
-        ((check >> TAG_BITS) << self.stamp_bits) as u16 | self.table.generation()
+    fn high_check(&self, check: u64) -> u16 {
+        ((check >> TAG_BITS) << self.stamp_bits) as u16
     }
 
     /// Asks the cache for the slot of `key` ahead of its probe.
@@ -160,9 +216,10 @@ impl SolverTable {
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Known> {
         let (slot, check) = self.locate(key);
-        let e = *self.table.get(slot);
-        (e.generation == self.stamp(check) && u64::from(e.check()) == check & ((1 << TAG_BITS) - 1))
-            .then_some(Known {
+        let expected = self.high_check(check) | self.table.generation();
+        self.table
+            .probe(slot, ((check & TAG_MASK) as u32, expected))
+            .map(|e| Known {
                 lower: e.lower,
                 upper: e.upper,
                 mv: e.mv(),
@@ -171,40 +228,26 @@ impl SolverTable {
 
     /// Records that the score is at least `lower`, refuted by column `mv`.
     #[inline]
-    pub fn store_lower(&mut self, key: u64, lower: i8, mv: u8) {
-        let (slot, check) = self.locate(key);
-        let stamp = self.stamp(check);
-        let tag = tag(check, mv);
-        let e = self.table.get_mut(slot);
-        if e.generation == stamp && e.check() == tag & ((1 << TAG_BITS) - 1) {
-            e.lower = e.lower.max(lower);
-            e.tag = tag;
-        } else {
-            *e = Entry {
-                tag,
-                generation: stamp,
-                lower,
-                upper: NO_UPPER,
-            };
-        }
+    pub fn store_lower(&self, key: u64, lower: i8, mv: u8) {
+        self.store(key, lower, NO_UPPER, mv);
     }
 
     /// Records that the score is at most `upper`.
     #[inline]
-    pub fn store_upper(&mut self, key: u64, upper: i8) {
+    pub fn store_upper(&self, key: u64, upper: i8) {
+        self.store(key, NO_LOWER, upper, NO_MOVE);
+    }
+
+    #[inline]
+    fn store(&self, key: u64, lower: i8, upper: i8, mv: u8) {
         let (slot, check) = self.locate(key);
-        let stamp = self.stamp(check);
-        let e = self.table.get_mut(slot);
-        if e.generation == stamp && u64::from(e.check()) == check & ((1 << TAG_BITS) - 1) {
-            e.upper = e.upper.min(upper);
-        } else {
-            *e = Entry {
-                tag: tag(check, NO_MOVE),
-                generation: stamp,
-                lower: NO_LOWER,
-                upper,
-            };
-        }
+        let entry = Entry {
+            tag: tag(check, mv),
+            generation: self.high_check(check),
+            lower,
+            upper,
+        };
+        self.table.store(slot, entry);
     }
 }
 
@@ -228,7 +271,7 @@ mod tests {
         let inverse = inverse();
         for slot_bits in [MIN_SLOT_BITS, 17, 20, 22, 26] {
             let t = SolverTable {
-                table: Table::with_generations(2, 2),
+                table: Table::with_slots(1 << MIN_SLOT_BITS),
                 slot_bits,
                 stamp_bits: 0,
             };
@@ -263,10 +306,7 @@ mod tests {
         let a = unmix(1 << TAG_BITS | 1234);
         let b = unmix(2 << TAG_BITS | 1234);
         assert_eq!(t.locate(a).0, t.locate(b).0);
-        assert_eq!(
-            t.locate(a).1 & ((1 << TAG_BITS) - 1),
-            t.locate(b).1 & ((1 << TAG_BITS) - 1)
-        );
+        assert_eq!(t.locate(a).1 & TAG_MASK, t.locate(b).1 & TAG_MASK);
         t.store_lower(a, 3, 2);
         assert_eq!(t.probe(b), None);
         assert_eq!(t.probe(a).map(|k| (k.lower, k.mv)), Some((3, 2)));

@@ -72,7 +72,8 @@ pub(super) struct Frame {
 /// One search in progress.
 pub struct Engine<'a> {
     pub(super) b: Board,
-    pub(super) tables: &'a mut Tables,
+    /// Shared by the threads of one search (see [`Tables::start_search`]).
+    pub(super) tables: &'a Tables,
     /// Unarmed in the first iteration so a move always exists; the root's
     /// threat searches run as stages with a share of the budget.
     pub(super) clock: Clock<'a>,
@@ -113,14 +114,9 @@ enum Gen {
 }
 
 impl<'a> Engine<'a> {
-    pub fn new(b: Board, tables: &'a mut Tables, limits: &'a Limits) -> Self {
-        // A search without a deadline starts from an empty table (entries
-        // of other ages are ignored), so the same request always gets the
-        // same answer. A search against the clock is not reproducible
-        // anyway: it reads what earlier searches left (the positions of
-        // the game it is playing, searched a move or two ago).
-        tables.reuse = limits.deadline.is_some();
-        tables.new_search();
+    /// A search of `b` within `limits` on `tables`, which
+    /// [`Tables::start_search`] made ready for it.
+    pub fn new(b: Board, tables: &'a Tables, limits: &'a Limits) -> Self {
         let mut move_counts = [[0; 2]; LMR_DEPTHS];
         for (d, counts) in move_counts.iter_mut().enumerate() {
             let full = 3 + (d as f64).powf(1.32) as usize;
@@ -644,7 +640,8 @@ mod tests {
     fn generated(b: Board) -> Vec<String> {
         let mut tables = Tables::default();
         let limits = Limits::depth(1);
-        let mut engine = Engine::new(b, &mut tables, &limits);
+        tables.start_search(&limits);
+        let mut engine = Engine::new(b, &tables, &limits);
         assert!(matches!(engine.generate(1), Gen::Moves));
         let mut names: Vec<String> = engine.move_bufs[1]
             .iter()

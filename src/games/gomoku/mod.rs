@@ -20,7 +20,7 @@ use super::{
     Features, Game, GameInfo, MoveError, Part, Player, PositionError, PositionReport, PositionSpec,
     SearchReport, Status,
 };
-use crate::search::{Limits, Workspace};
+use crate::search::{Limits, TableKind, Workspace};
 
 pub use board::{Board, Cell};
 pub use renju::Forbidden;
@@ -339,6 +339,10 @@ impl Game for Gomoku {
 
     fn search(&self, limits: &Limits, ws: &mut Workspace) -> SearchReport {
         root::search(self, limits, ws)
+    }
+
+    fn tables() -> Vec<TableKind> {
+        vec![TableKind::of::<tables::Tables>()]
     }
 
     fn prepare(ws: &mut Workspace) {

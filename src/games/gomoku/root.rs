@@ -8,6 +8,7 @@ use super::Gomoku;
 use super::board::{Cell, color, flag};
 use super::engine::{Engine, INF, MAX_PLY};
 use super::tables::{LMR_DEPTHS, LMR_MOVES, Tables};
+use crate::search::smp::{self, Team};
 use crate::search::{Limits, Proof, ReportBuilder, WIN, WIN_THRESHOLD, Workspace};
 use crate::vocabulary::{MoveView, SearchReport, Stopped};
 
@@ -174,20 +175,26 @@ impl Engine<'_> {
         (iter_best, best)
     }
 
-    /// Iterative deepening PVS over `roots`.
-    fn root_search(&mut self, roots: &[Cell]) -> RootResult {
-        let mut order: Vec<(i32, Cell)> = {
-            let me = color(self.b.side_to_move());
-            roots
-                .iter()
-                .map(|&c| {
-                    let v = i32::from(self.b.info(c, me).order[0])
-                        + i32::from(self.b.info(c, 1 - me).order[1]);
-                    (v, c)
-                })
-                .collect()
-        };
+    /// The root moves `roots` in their first order, with their ordering
+    /// values.
+    fn root_order(&self, roots: &[Cell]) -> Vec<(i32, Cell)> {
+        let me = color(self.b.side_to_move());
+        let mut order: Vec<(i32, Cell)> = roots
+            .iter()
+            .map(|&c| {
+                let v = i32::from(self.b.info(c, me).order[0])
+                    + i32::from(self.b.info(c, 1 - me).order[1]);
+                (v, c)
+            })
+            .collect();
         order.sort_by_key(|m| std::cmp::Reverse(m.0));
+        order
+    }
+
+    /// Iterative deepening PVS over `roots`, as the main thread of the
+    /// search (`team` hears the depths it starts).
+    fn root_search(&mut self, roots: &[Cell], team: &Team) -> RootResult {
+        let mut order = self.root_order(roots);
         let mut result = RootResult {
             best: order[0].1,
             score: 0,
@@ -201,6 +208,7 @@ impl Engine<'_> {
         let mut stable = 0;
         for depth in 1..=max_depth {
             let iteration_start = Instant::now();
+            team.start_depth(depth);
             self.clock.arm(depth > 1);
             // An aspiration window around the last score; a score outside
             // it widens the window on that side and searches again.
@@ -251,13 +259,18 @@ impl Engine<'_> {
                 break;
             }
             result.depth = depth;
-            limits.report(depth, result.score, self.nodes, || {
-                let name = |&c: &Cell| {
-                    let (r, col) = self.b.row_col(c);
-                    crate::games::notation::cell_name(r, col)
-                };
-                result.pv.iter().map(name).collect()
-            });
+            limits.report(
+                depth,
+                result.score,
+                self.nodes + team.helper_nodes(),
+                || {
+                    let name = |&c: &Cell| {
+                        let (r, col) = self.b.row_col(c);
+                        crate::games::notation::cell_name(r, col)
+                    };
+                    result.pv.iter().map(name).collect()
+                },
+            );
             tracing::trace!(
                 search.depth = depth,
                 search.nodes = self.nodes,
@@ -283,6 +296,32 @@ impl Engine<'_> {
         }
         result
     }
+
+    /// A helper thread of the main search over `roots` (helper `id` of
+    /// `team`): full-window iterations ahead of the main thread, each in
+    /// the order the last one's scores give, on the shared table, until
+    /// stopped or past the deepest depth. Its nodes go to `team`.
+    fn help(&mut self, roots: &[Cell], id: usize, team: &Team) {
+        let mut order = self.root_order(roots);
+        let max_depth = self.clock.limits().depth.clamp(1, MAX_PLY as u32 - 8);
+        let mut done = 0;
+        let mut counted = 0;
+        loop {
+            let depth = team.helper_depth(id, done);
+            if depth > max_depth {
+                break;
+            }
+            let (found, _) = self.root_iteration(&mut order, depth, -INF, INF);
+            team.add_nodes(self.nodes - counted);
+            counted = self.nodes;
+            if self.aborted {
+                break;
+            }
+            let best = found.map_or(order[0].1, |f| f.0);
+            order.sort_by(|a, b| (b.1 == best).cmp(&(a.1 == best)).then(b.0.cmp(&a.0)));
+            done = depth;
+        }
+    }
 }
 
 /// Searches a gomoku position and renders the answer.
@@ -290,6 +329,8 @@ pub fn search(pos: &Gomoku, limits: &Limits, ws: &mut Workspace) -> SearchReport
     let to_move = pos.side_to_move();
     let report = ReportBuilder::new(to_move);
     let tables = ws.extra::<Tables>();
+    tables.start_search(limits);
+    let tables: &Tables = tables;
     let mut engine = Engine::new((*pos.board).clone(), tables, limits);
     let me = color(to_move);
     let found = |report: ReportBuilder, best: Cell, pv: &[Cell]| {
@@ -406,11 +447,17 @@ pub fn search(pos: &Gomoku, limits: &Limits, ws: &mut Workspace) -> SearchReport
     } else {
         roots
     };
-    let result = engine.root_search(&roots);
+    // Helpers, if any, join here: the threat searches before are short.
+    let board = engine.b.clone();
+    let (result, helper_nodes) = smp::with_helpers(
+        limits,
+        |id, limits, team| Engine::new(board.clone(), tables, limits).help(&roots, id, team),
+        |team| engine.root_search(&roots, team),
+    );
     found(report, result.best, &result.pv)
         .score(result.score)
         .depth(result.depth)
-        .nodes(engine.nodes)
+        .nodes(engine.nodes + helper_nodes)
         .stopped(result.stopped)
         .build()
 }

@@ -3,8 +3,8 @@
 //! late-move reductions.
 
 use super::board::Cell;
-use crate::search::table::{Entry, Table, slots_for, table_memory};
-use crate::search::{Bound, DEFAULT_PART, EngineTables};
+use crate::search::table::{Age, Entry, Table};
+use crate::search::{Bound, DEFAULT_PART, EngineTables, Limits};
 
 /// Late-move reductions are looked up by depth and move number.
 pub(super) const LMR_DEPTHS: usize = 64;
@@ -14,8 +14,6 @@ pub(super) const LMR_MOVES: usize = 64;
 /// table, an eighth for failed threat searches.
 const TT_SHARE: (usize, usize) = (3, 4);
 const THREAT_SHARE: (usize, usize) = (1, 8);
-/// The fewest slots of either table.
-const MIN_SLOTS: usize = 1 << 10;
 
 #[derive(Clone, Copy, Default)]
 pub(super) struct TtEntry {
@@ -30,7 +28,64 @@ pub(super) struct TtEntry {
 }
 
 impl Entry for TtEntry {
+    type Words = [u64; 3];
+    type Key = u64;
     const GENERATIONS: u32 = 256;
+
+    #[inline]
+    fn pack(&self) -> [u64; 3] {
+        [
+            self.key,
+            u64::from(self.score as u32)
+                | u64::from(self.eval as u16) << 32
+                | u64::from(self.mv) << 48,
+            u64::from(self.depth as u8) | u64::from(self.bound) << 8 | u64::from(self.age) << 16,
+        ]
+    }
+
+    #[inline]
+    fn unpack([key, a, b]: [u64; 3]) -> Self {
+        Self {
+            key,
+            score: a as u32 as i32,
+            eval: (a >> 32) as u16 as i16,
+            mv: (a >> 48) as Cell,
+            depth: b as u8 as i8,
+            bound: (b >> 8) as u8,
+            age: (b >> 16) as u8,
+        }
+    }
+
+    #[inline]
+    fn stamp(&self) -> u16 {
+        self.age.into()
+    }
+
+    #[inline]
+    fn set_stamp(&mut self, stamp: u16) {
+        self.age = stamp as u8;
+    }
+
+    #[inline]
+    fn holds(&self, key: u64) -> bool {
+        self.key == key && self.bound != 0
+    }
+
+    /// A result replaces another position's only if it is at least as
+    /// deep, or the other is from an earlier search. A result without a
+    /// move keeps the move an earlier search of the same position found
+    /// (this search's, or any one's when earlier searches count).
+    #[inline]
+    fn replace(mut self, old: &Self, age: Age) -> Option<Self> {
+        if old.key == self.key || age != Age::Current || self.depth >= old.depth {
+            if self.mv == 0 && old.key == self.key && age != Age::Stale {
+                self.mv = old.mv;
+            }
+            Some(self)
+        } else {
+            None
+        }
+    }
 }
 
 impl TtEntry {
@@ -39,15 +94,57 @@ impl TtEntry {
     }
 }
 
+/// A threat search that failed: its key and the budget it failed with.
+#[derive(Clone, Copy, Default)]
+struct Failure {
+    key: u64,
+    budget: u8,
+}
+
+impl Entry for Failure {
+    type Words = [u64; 2];
+    type Key = u64;
+    /// Failures carry no stamp: they are wiped when they stop counting.
+    const GENERATIONS: u32 = 2;
+
+    #[inline]
+    fn pack(&self) -> [u64; 2] {
+        [self.key, self.budget.into()]
+    }
+
+    #[inline]
+    fn unpack([key, budget]: [u64; 2]) -> Self {
+        Self {
+            key,
+            budget: budget as u8,
+        }
+    }
+
+    #[inline]
+    fn stamp(&self) -> u16 {
+        0
+    }
+
+    #[inline]
+    fn set_stamp(&mut self, _: u16) {}
+
+    #[inline]
+    fn holds(&self, key: u64) -> bool {
+        self.key == key
+    }
+
+    #[inline]
+    fn replace(self, _: &Self, _: Age) -> Option<Self> {
+        Some(self)
+    }
+}
+
 /// A worker's gomoku tables (`Workspace::extra`).
 pub struct Tables {
     tt: Table<TtEntry>,
-    /// A key's slot is its top bits: 64 less this.
-    tt_shift: u32,
     /// Failed threat searches: key and the budget that failed. Kept from
     /// one search to the next when `reuse` says so.
-    threat_fail: Vec<(u64, u8)>,
-    threat_shift: u32,
+    threat_fail: Table<Failure>,
     /// Late-move reduction by depth and move number.
     pub(super) lmr: Box<[[u8; LMR_MOVES]; LMR_DEPTHS]>,
     /// Whether entries of earlier searches count (they are replaced
@@ -66,13 +163,9 @@ impl Default for Tables {
 impl EngineTables for Tables {
     fn with_bytes(bytes: usize) -> Self {
         let share = |(num, den): (usize, usize)| bytes / den * num;
-        let tt_slots = slots_for::<TtEntry>(share(TT_SHARE), MIN_SLOTS);
-        let threat_slots = slots_for::<(u64, u8)>(share(THREAT_SHARE), MIN_SLOTS);
         Self {
-            tt: Table::with_slots(tt_slots),
-            tt_shift: 64 - tt_slots.trailing_zeros(),
-            threat_fail: table_memory(threat_slots),
-            threat_shift: 64 - threat_slots.trailing_zeros(),
+            tt: Table::with_bytes(share(TT_SHARE)),
+            threat_fail: Table::with_bytes(share(THREAT_SHARE)),
             lmr: lmr_table(),
             reuse: false,
         }
@@ -82,7 +175,17 @@ impl EngineTables for Tables {
 impl Tables {
     /// The memory the tables hold, in bytes.
     pub fn bytes(&self) -> usize {
-        self.tt.bytes() + self.threat_fail.len() * size_of::<(u64, u8)>() + size_of_val(&*self.lmr)
+        self.tt.bytes() + self.threat_fail.bytes() + size_of_val(&*self.lmr)
+    }
+
+    /// Starts a search within `limits`. A search without a deadline starts
+    /// from an empty table (entries of other ages are ignored), so the same
+    /// request always gets the same answer. A search against the clock is
+    /// not reproducible anyway: it reads what earlier searches left (the
+    /// positions of the game it is playing, searched a move or two ago).
+    pub fn start_search(&mut self, limits: &Limits) {
+        self.reuse = limits.deadline.is_some();
+        self.new_search();
     }
 
     /// Starts a search: the table's older entries stop counting unless
@@ -93,23 +196,22 @@ impl Tables {
     /// the answer.
     pub(super) fn new_search(&mut self) {
         self.tt.new_search();
+        self.tt.keep_earlier(self.reuse);
         if !self.reuse {
-            self.threat_fail.fill((0, 0));
+            self.threat_fail.clear();
         }
     }
 
     #[inline]
     pub(super) fn probe(&self, key: u64) -> Option<TtEntry> {
-        let e = *self.tt.get((key >> self.tt_shift) as usize);
-        (e.key == key && e.bound != 0 && (self.reuse || u16::from(e.age) == self.tt.generation()))
-            .then_some(e)
+        self.tt.probe((key >> self.tt.shift()) as usize, key)
     }
 
     /// Stores a result over another position's only if it is at least
     /// as deep, or the other is from an earlier search.
     #[inline]
     pub(super) fn store(
-        &mut self,
+        &self,
         key: u64,
         depth: i32,
         score: i32,
@@ -117,39 +219,35 @@ impl Tables {
         bound: Bound,
         mv: Cell,
     ) {
-        let age = self.tt.generation() as u8;
-        let slot = self.tt.get_mut((key >> self.tt_shift) as usize);
-        if slot.key == key || slot.age != age || depth as i8 >= slot.depth {
-            // A result without a move keeps the move an earlier search of
-            // the same position found (this search's, or any one's when
-            // `reuse` lets earlier searches count).
-            let mv = if mv == 0 && slot.key == key && (slot.age == age || self.reuse) {
-                slot.mv
-            } else {
-                mv
-            };
-            *slot = TtEntry {
-                key,
-                score,
-                eval: eval.clamp(i16::MIN.into(), i16::MAX.into()) as i16,
-                mv,
-                depth: depth.clamp(-1, 100) as i8,
-                bound: bound.bits(),
-                age,
-            };
-        }
+        let entry = TtEntry {
+            key,
+            score,
+            eval: eval.clamp(i16::MIN.into(), i16::MAX.into()) as i16,
+            mv,
+            depth: depth.clamp(-1, 100) as i8,
+            bound: bound.bits(),
+            age: 0,
+        };
+        self.tt.store((key >> self.tt.shift()) as usize, entry);
     }
 
     /// Has the threat search with `key` failed with at least `budget`?
     #[inline]
     pub(super) fn failed(&self, key: u64, budget: u32) -> bool {
-        let slot = self.threat_fail[(key >> self.threat_shift) as usize];
-        slot.0 == key && u32::from(slot.1) >= budget
+        let slot = (key >> self.threat_fail.shift()) as usize;
+        self.threat_fail
+            .probe(slot, key)
+            .is_some_and(|f| u32::from(f.budget) >= budget)
     }
 
     #[inline]
-    pub(super) fn remember_failure(&mut self, key: u64, budget: u32) {
-        self.threat_fail[(key >> self.threat_shift) as usize] = (key, budget.min(255) as u8);
+    pub(super) fn remember_failure(&self, key: u64, budget: u32) {
+        let slot = (key >> self.threat_fail.shift()) as usize;
+        let failure = Failure {
+            key,
+            budget: budget.min(255) as u8,
+        };
+        self.threat_fail.store(slot, failure);
     }
 }
 
@@ -186,8 +284,11 @@ mod tests {
     #[test]
     fn the_default_budget_keeps_the_tuned_sizes() {
         let t = Tables::default();
-        assert_eq!((t.tt.slots(), t.tt_shift), (1 << 20, 44));
-        assert_eq!((t.threat_fail.len(), t.threat_shift), (1 << 18, 46));
+        assert_eq!((t.tt.slots(), t.tt.shift()), (1 << 20, 44));
+        assert_eq!(
+            (t.threat_fail.slots(), t.threat_fail.shift()),
+            (1 << 18, 46)
+        );
         assert!(t.bytes() <= DEFAULT_PART);
     }
 }

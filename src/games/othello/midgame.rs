@@ -12,7 +12,7 @@ use super::bitboard::{CORNERS, Squares, flips_on, moves_on, weighted_mobility};
 use super::eval::EVAL_BOUND;
 use super::solver::final_score;
 use super::{Move, PASS, eval, patterns, zobrist};
-use crate::search::table::{Entry as TableEntry, Table, slots_for};
+use crate::search::table::{Age, Entry as TableEntry, Table};
 use crate::search::{Bound, Clock, Limits};
 
 /// Pattern values (1/`SCALE` discs) are multiplied by this to land in the
@@ -106,11 +106,56 @@ struct Entry {
 }
 
 impl TableEntry for Entry {
+    type Words = [u64; 2];
+    type Key = u64;
     const GENERATIONS: u32 = 256;
-}
 
-/// The fewest slots, whatever the budget.
-const MIN_SLOTS: usize = 1 << 10;
+    #[inline]
+    fn pack(&self) -> [u64; 2] {
+        [
+            self.key,
+            u64::from(self.score as u16)
+                | u64::from(self.depth) << 16
+                | u64::from(self.bound) << 24
+                | u64::from(self.mv) << 32
+                | u64::from(self.generation) << 40,
+        ]
+    }
+
+    #[inline]
+    fn unpack([key, data]: [u64; 2]) -> Self {
+        Self {
+            key,
+            score: data as u16 as i16,
+            depth: (data >> 16) as u8,
+            bound: (data >> 24) as u8,
+            mv: (data >> 32) as u8,
+            generation: (data >> 40) as u8,
+        }
+    }
+
+    #[inline]
+    fn stamp(&self) -> u16 {
+        self.generation.into()
+    }
+
+    #[inline]
+    fn set_stamp(&mut self, stamp: u16) {
+        self.generation = stamp as u8;
+    }
+
+    #[inline]
+    fn holds(&self, key: u64) -> bool {
+        self.key == key
+    }
+
+    /// A result replaces an entry of an earlier search, a shallower one,
+    /// or one of the same position.
+    #[inline]
+    fn replace(self, old: &Self, age: Age) -> Option<Self> {
+        (age != Age::Current || old.depth <= self.depth || old.key == self.key).then_some(self)
+    }
+}
 
 /// The midgame transposition table, one per worker. Each search bumps the
 /// generation and ignores older entries, so answers never depend on what
@@ -130,7 +175,7 @@ impl MidgameTable {
     /// A table of at most `bytes`.
     pub fn with_bytes(bytes: usize) -> Self {
         Self {
-            table: Table::with_slots(slots_for::<Entry>(bytes, MIN_SLOTS)),
+            table: Table::with_bytes(bytes),
         }
     }
 
@@ -145,24 +190,20 @@ impl MidgameTable {
 
     #[inline]
     fn probe(&self, key: u64) -> Option<Entry> {
-        let e = *self.table.get(key as usize & self.table.mask());
-        (e.key == key && u16::from(e.generation) == self.table.generation()).then_some(e)
+        self.table.probe(key as usize & self.table.mask(), key)
     }
 
     #[inline]
-    fn store(&mut self, key: u64, depth: u32, score: i32, bound: Bound, mv: Move) {
-        let generation = self.table.generation() as u8;
-        let slot = self.table.get_mut(key as usize & self.table.mask());
-        if slot.generation != generation || u32::from(slot.depth) <= depth || slot.key == key {
-            *slot = Entry {
-                key,
-                score: score as i16,
-                depth: depth as u8,
-                bound: bound.bits(),
-                mv,
-                generation,
-            };
-        }
+    fn store(&self, key: u64, depth: u32, score: i32, bound: Bound, mv: Move) {
+        let entry = Entry {
+            key,
+            score: score as i16,
+            depth: depth as u8,
+            bound: bound.bits(),
+            mv,
+            generation: 0,
+        };
+        self.table.store(key as usize & self.table.mask(), entry);
     }
 
     /// The table's move for a position, if any.
@@ -193,7 +234,7 @@ impl Iteration {
 
 /// One midgame search's state.
 pub struct Midgame<'a> {
-    table: &'a mut MidgameTable,
+    table: &'a MidgameTable,
     clock: Clock<'a>,
     evaluation: Evaluation,
     /// Whether ProbCut prunes (see [`Midgame::exact`]).
@@ -203,7 +244,7 @@ pub struct Midgame<'a> {
 }
 
 impl<'a> Midgame<'a> {
-    pub fn new(table: &'a mut MidgameTable, limits: &'a Limits) -> Self {
+    pub fn new(table: &'a MidgameTable, limits: &'a Limits) -> Self {
         Self {
             table,
             clock: Clock::new(limits),
@@ -494,7 +535,7 @@ mod tests {
             // One table through the iterations, as iterative deepening uses it.
             table.new_search();
             for depth in 1..=5 {
-                let iteration = Midgame::new(&mut table, &limits)
+                let iteration = Midgame::new(&table, &limits)
                     .exact()
                     .root(p, o, &order, depth);
                 assert!(iteration.complete);

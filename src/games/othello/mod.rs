@@ -26,7 +26,7 @@ use super::{
     Features, Game, GameInfo, MoveError, MoveView, Part, Player, PositionError, PositionReport,
     PositionSpec, SearchReport, Status,
 };
-use crate::search::{Limits, Workspace};
+use crate::search::{Limits, TableKind, Workspace};
 use bitboard::Squares;
 
 /// A move as a square index (`row * 8 + col`), or [`PASS`].
@@ -349,6 +349,10 @@ impl Game for Othello {
 
     fn book_answer(&self, depth: u32) -> Option<SearchReport> {
         search::book_answer(self, depth)
+    }
+
+    fn tables() -> Vec<TableKind> {
+        vec![TableKind::of::<search::Tables>()]
     }
 
     fn prepare(ws: &mut Workspace) {

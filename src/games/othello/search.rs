@@ -1,13 +1,18 @@
 //! One search request: iterative deepening with the midgame search, then
 //! the exact solver once the end is within reach, rendered for the API.
 
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
 
 use super::midgame::DISC;
 use super::midgame::{Midgame, MidgameTable};
 use super::solver::{EndgameTable, Solution, Solve, Solver};
 use super::{Move, Othello, PASS, bitboard, book, move_view, notation};
-use crate::search::{DEFAULT_PART, EngineTables, Limits, Proof, ReportBuilder, Workspace};
+use crate::search::smp::{self, Team};
+use crate::search::{
+    DEFAULT_PART, EngineTables, Limits, Proof, ReportBuilder, StopFlag, Workspace,
+};
 use crate::vocabulary::{SearchReport, Stopped};
 
 /// Plies: deep enough that the default search is bounded by time, and
@@ -136,19 +141,76 @@ pub fn search(pos: &Othello, limits: &Limits, ws: &mut Workspace) -> SearchRepor
             .build();
     }
 
+    let order: Vec<Move> = bitboard::Squares(bitboard::moves(p, o))
+        .map(|sq| sq as Move)
+        .collect();
+    let tables = ws.extra::<Tables>();
+    tables.midgame.new_search();
+    tables.endgame.new_search();
+    let tables: &Tables = tables;
+    let shared = Shared {
+        order: Mutex::new(order.clone()),
+        ..Shared::default()
+    };
+    let (mut answer, helper_nodes) = smp::with_helpers(
+        limits,
+        |id, limits, team| help(pos, tables, &shared, id, limits, team),
+        |team| deepen(report, pos, limits, tables, order, team, &shared),
+    );
+    answer.nodes += helper_nodes;
+    answer
+}
+
+/// What the main thread of a search tells its helpers, beside the table.
+#[derive(Default)]
+struct Shared {
+    /// The root order of the main thread's last midgame iteration.
+    order: Mutex<Vec<Move>>,
+    /// Raised once the main thread starts solving: the helpers leave the
+    /// midgame search (each raises its flag in `midgame`) and solve too.
+    solving: AtomicBool,
+    midgame: Mutex<Vec<StopFlag>>,
+}
+
+impl Shared {
+    fn solving(&self) -> bool {
+        self.solving.load(Relaxed)
+    }
+
+    /// The main thread starts its solver in root order `order`.
+    fn start_solving(&self, order: &[Move]) {
+        if let Ok(mut root) = self.order.lock() {
+            root.clear();
+            root.extend_from_slice(order);
+        }
+        self.solving.store(true, Relaxed);
+        if let Ok(flags) = self.midgame.lock() {
+            flags.iter().for_each(StopFlag::stop);
+        }
+    }
+}
+
+/// Iterative deepening on the calling (main) thread, from the root moves
+/// in `order`, and the answer in `report`; `team` hears the depths it
+/// starts and, when the search has helpers, `shared` its root orders and
+/// when it solves.
+fn deepen(
+    report: ReportBuilder,
+    pos: &Othello,
+    limits: &Limits,
+    tables: &Tables,
+    mut order: Vec<Move>,
+    team: &Team,
+    shared: &Shared,
+) -> SearchReport {
+    let (p, o) = pos.player_opponent();
     let empties = pos.empties();
     let max_depth = limits.depth.clamp(1, MAX_DEPTH);
     let mut nodes = 0;
-    let mut order: Vec<Move> = bitboard::Squares(bitboard::moves(p, o))
-        .map(|sq| sq as Move)
-        .collect();
     let mut best: Option<(Move, i32, u32)> = None;
     // The line of the last complete iteration.
     let mut line: Vec<Move> = Vec::new();
     let mut stopped = Stopped::Depth;
-    let tables = ws.extra::<Tables>();
-    tables.midgame.new_search();
-    tables.endgame.new_search();
 
     let budgeted = limits.deadline.is_some() || limits.nodes.is_some();
     // Under a budget near the end, the solver follows a midgame search
@@ -184,7 +246,10 @@ pub fn search(pos: &Othello, limits: &Limits, ws: &mut Workspace) -> SearchRepor
             } else {
                 limits.after(nodes)
             };
-            let mut solver = Solver::new(&mut tables.endgame, &stage);
+            if team.has_helpers() && !shared.solving() {
+                shared.start_solving(&order);
+            }
+            let mut solver = Solver::new(&tables.endgame, &stage);
             let solved = solver.solve_within(p, o, &order);
             nodes += solver.nodes;
             stopped = stage.stop_reason(solver.nodes);
@@ -200,7 +265,8 @@ pub fn search(pos: &Othello, limits: &Limits, ws: &mut Workspace) -> SearchRepor
         }
         let iteration_start = Instant::now();
         let stage = limits.after(nodes);
-        let mut mid = Midgame::new(&mut tables.midgame, &stage);
+        team.start_depth(depth);
+        let mut mid = Midgame::new(&tables.midgame, &stage);
         let iteration = mid.root(p, o, &order, depth);
         nodes += mid.nodes;
         if !iteration.complete {
@@ -219,11 +285,16 @@ pub fn search(pos: &Othello, limits: &Limits, ws: &mut Workspace) -> SearchRepor
         last_iteration = iteration_start.elapsed();
         let (mv, score) = iteration.scored[0];
         order = iteration.scored.iter().map(|&(mv, _)| mv).collect();
+        if team.has_helpers()
+            && let Ok(mut root) = shared.order.lock()
+        {
+            root.clone_from(&order);
+        }
         best = Some((mv, score, depth));
         // Read now: a later iteration cut short overwrites the table's
         // entries along it.
         line = principal_variation(pos, mv, depth, &tables.midgame);
-        limits.report(depth, score, nodes, || {
+        limits.report(depth, score, nodes + team.helper_nodes(), || {
             line.iter().map(|&mv| notation(mv)).collect()
         });
         if depth == max_depth {
@@ -270,6 +341,53 @@ pub fn search(pos: &Othello, limits: &Limits, ws: &mut Workspace) -> SearchRepor
         .nodes(nodes)
         .stopped(stopped)
         .build()
+}
+
+/// A helper thread: iterative deepening with the midgame search ahead of
+/// the main thread (see [`Team::helper_depth`]) in the main thread's last
+/// root order, on the shared table, then, once the main thread solves, the
+/// same solve on the shared endgame table; until stopped.
+fn help(pos: &Othello, tables: &Tables, shared: &Shared, id: usize, limits: &Limits, team: &Team) {
+    let (p, o) = pos.player_opponent();
+    let deepest = limits
+        .depth
+        .clamp(1, MAX_DEPTH)
+        .min(pos.empties().saturating_sub(1));
+    let midgame = limits.stop.child();
+    if let Ok(mut flags) = shared.midgame.lock() {
+        flags.push(midgame.clone());
+    }
+    let midgame_limits = Limits {
+        stop: midgame,
+        ..limits.clone()
+    };
+    let mut done = 0;
+    while !shared.solving() && !limits.expired() {
+        let depth = team.helper_depth(id, done);
+        if depth > deepest {
+            // Nothing deeper to search: wait for the solve, if one comes.
+            std::thread::sleep(std::time::Duration::from_millis(1));
+            continue;
+        }
+        let Ok(order) = shared.order.lock().map(|o| o.clone()) else {
+            return;
+        };
+        let mut mid = Midgame::new(&tables.midgame, &midgame_limits);
+        let iteration = mid.root(p, o, &order, depth);
+        team.add_nodes(mid.nodes);
+        if iteration.complete {
+            done = depth;
+        }
+    }
+    if limits.expired() {
+        return;
+    }
+    let Ok(order) = shared.order.lock().map(|o| o.clone()) else {
+        return;
+    };
+    let mut solver = Solver::new(&tables.endgame, limits);
+    solver.solve_within(p, o, &order);
+    team.add_nodes(solver.nodes);
 }
 
 /// The limits of a trial solve after `nodes` nodes: `TRIAL_SHARE` of the

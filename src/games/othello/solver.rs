@@ -117,7 +117,7 @@ pub enum Solve {
 
 /// One solve's state.
 pub struct Solver<'a> {
-    table: &'a mut EndgameTable,
+    table: table::View<'a>,
     clock: Clock<'a>,
     pub nodes: u64,
     aborted: bool,
@@ -129,9 +129,9 @@ pub struct Solver<'a> {
 }
 
 impl<'a> Solver<'a> {
-    pub fn new(table: &'a mut EndgameTable, limits: &'a Limits) -> Self {
+    pub fn new(table: &'a EndgameTable, limits: &'a Limits) -> Self {
         Self {
-            table,
+            table: table.view(),
             clock: Clock::new(limits),
             nodes: 0,
             aborted: false,
@@ -547,8 +547,8 @@ mod tests {
         let limits = Limits::depth(60);
         for (p, o) in random_positions(20, 16) {
             let solve = |v3: bool| {
-                let mut table = EndgameTable::with_bytes(4 << 20);
-                let mut solver = Solver::new(&mut table, &limits);
+                let table = EndgameTable::with_bytes(4 << 20);
+                let mut solver = Solver::new(&table, &limits);
                 let s = if v3 {
                     solver.solve_root::<true>(p, o, &[])
                 } else {
@@ -574,8 +574,8 @@ mod tests {
             for (p, o) in random_positions(10, empties) {
                 let order: Vec<Move> = Squares(moves(p, o)).map(|sq| sq as Move).collect();
                 let search = |v3: bool| {
-                    let mut table = MidgameTable::with_bytes(1 << 20);
-                    let mut midgame = Midgame::new(&mut table, &limits);
+                    let table = MidgameTable::with_bytes(1 << 20);
+                    let mut midgame = Midgame::new(&table, &limits);
                     let scored = if v3 {
                         midgame.root_search::<true>(p, o, &order, 5)
                     } else {

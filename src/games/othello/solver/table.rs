@@ -2,7 +2,7 @@
 
 use super::super::{Move, PASS};
 use crate::search::Bound;
-use crate::search::table::{Entry as TableEntry, Table, slots_for};
+use crate::search::table::{Age, Entry as TableEntry, Table};
 
 /// What the table proved about a position.
 #[derive(Clone, Copy, Debug)]
@@ -33,7 +33,61 @@ struct Entry {
 }
 
 impl TableEntry for Entry {
+    type Words = [u64; 3];
+    type Key = (u64, u64);
+    const KEY_WORDS: usize = 2;
     const GENERATIONS: u32 = 256;
+    /// A bucket is picked from 24 bits of the hash.
+    const MAX_SLOTS: usize = 1 << 24;
+
+    #[inline]
+    fn pack(&self) -> [u64; 3] {
+        [
+            self.p,
+            self.o,
+            u64::from(self.lower as u8)
+                | u64::from(self.upper as u8) << 8
+                | u64::from(self.mv) << 16
+                | u64::from(self.empties) << 24
+                | u64::from(self.generation) << 32
+                | u64::from(self.selective) << 40,
+        ]
+    }
+
+    #[inline]
+    fn unpack([p, o, data]: [u64; 3]) -> Self {
+        Self {
+            p,
+            o,
+            lower: data as u8 as i8,
+            upper: (data >> 8) as u8 as i8,
+            mv: (data >> 16) as u8,
+            empties: (data >> 24) as u8,
+            generation: (data >> 32) as u8,
+            selective: (data >> 40) & 1 == 1,
+        }
+    }
+
+    #[inline]
+    fn stamp(&self) -> u16 {
+        self.generation.into()
+    }
+
+    #[inline]
+    fn set_stamp(&mut self, stamp: u16) {
+        self.generation = stamp as u8;
+    }
+
+    #[inline]
+    fn holds(&self, (p, o): (u64, u64)) -> bool {
+        self.p == p && self.o == o && (p | o) != 0
+    }
+
+    /// Stores go through the bucket's rule ([`EndgameTable::store`]).
+    #[inline]
+    fn replace(self, _: &Self, _: Age) -> Option<Self> {
+        Some(self)
+    }
 }
 
 /// The endgame transposition table, one per worker (`Workspace::extra`).
@@ -43,14 +97,7 @@ impl TableEntry for Entry {
 /// O(1); the memory is wiped only when the stamp wraps.
 pub struct EndgameTable {
     table: Table<Entry>,
-    /// Whether the search now running is a selective pass.
-    selective: bool,
 }
-
-/// The fewest slots, whatever the budget.
-const MIN_SLOTS: usize = 1 << 10;
-/// The most slots: a bucket is picked from 24 bits of the hash.
-const MAX_SLOTS: usize = 1 << 24;
 
 impl Default for EndgameTable {
     /// The size the solver was tuned with: 2^20 slots (24 MiB).
@@ -62,10 +109,8 @@ impl Default for EndgameTable {
 impl EndgameTable {
     /// A table of at most `bytes`.
     pub fn with_bytes(bytes: usize) -> Self {
-        let slots = slots_for::<Entry>(bytes, MIN_SLOTS).min(MAX_SLOTS);
         Self {
-            table: Table::with_slots(slots),
-            selective: false,
+            table: Table::with_bytes(bytes),
         }
     }
 
@@ -76,15 +121,6 @@ impl EndgameTable {
     /// Starts a request: earlier entries become invisible.
     pub fn new_search(&mut self) {
         self.table.new_search();
-        self.selective = false;
-    }
-
-    /// Starts a selective pass (`true`) or the exact search (`false`) of
-    /// the same request. A selective pass uses and writes likely bounds;
-    /// the exact search keeps only the moves of what a selective pass
-    /// wrote, and overwrites it.
-    pub(super) fn set_selective(&mut self, selective: bool) {
-        self.selective = selective;
     }
 
     /// Two slots per bucket: the first keeps the deeper result, the second
@@ -100,45 +136,57 @@ impl EndgameTable {
 
     /// Starts loading a position's bucket into the cache, so a probe soon
     /// after does not wait for memory.
-    #[inline]
+    #[inline(always)]
     pub(super) fn prefetch(&self, p: u64, o: u64) {
         self.table.prefetch(self.bucket(p, o));
     }
 
-    #[inline]
-    pub(super) fn probe(&self, p: u64, o: u64) -> Option<Known> {
-        let generation = self.table.generation() as u8;
-        self.table
-            .bucket(self.bucket(p, o), 2)
-            .iter()
-            .find(|e| e.p == p && e.o == o && e.generation == generation && (p | o) != 0)
-            .map(|e| {
-                if e.selective && !self.selective {
-                    Known {
-                        lower: -64,
-                        upper: 64,
-                        mv: e.mv,
-                    }
-                } else {
-                    Known {
-                        lower: i32::from(e.lower),
-                        upper: i32::from(e.upper),
-                        mv: e.mv,
-                    }
-                }
-            })
+    /// One solve's view of the table, starting in the exact search.
+    pub(super) fn view(&self) -> View<'_> {
+        View {
+            table: self,
+            selective: false,
+        }
     }
 
-    #[inline]
-    pub(super) fn store(&mut self, p: u64, o: u64, empties: u32, lower: i32, upper: i32, mv: Move) {
+    /// What the table holds on a position. In the exact search
+    /// (`selective` false), a selective pass's entry gives its move only.
+    #[inline(always)]
+    fn probe(&self, p: u64, o: u64, selective: bool) -> Option<Known> {
         let b = self.bucket(p, o);
-        let generation = self.table.generation() as u8;
-        let selective = self.selective;
-        let slots = self.table.bucket_mut(b, 2);
-        if let Some(e) = slots
-            .iter_mut()
-            .find(|e| e.p == p && e.o == o && e.generation == generation)
-        {
+        let e = self
+            .table
+            .probe(b, (p, o))
+            .or_else(|| self.table.probe(b + 1, (p, o)))?;
+        Some(if e.selective && !selective {
+            Known {
+                lower: -64,
+                upper: 64,
+                mv: e.mv,
+            }
+        } else {
+            Known {
+                lower: i32::from(e.lower),
+                upper: i32::from(e.upper),
+                mv: e.mv,
+            }
+        })
+    }
+
+    /// Stores bounds on a position with `empties` empties, found by a
+    /// selective pass or by the exact search. A selective pass's bounds
+    /// are likely; the exact search's replace them.
+    #[inline(always)]
+    fn store(
+        &self,
+        (p, o): (u64, u64),
+        empties: u32,
+        (lower, upper): (i32, i32),
+        mv: Move,
+        selective: bool,
+    ) {
+        let b = self.bucket(p, o);
+        let merge = |mut e: Entry| {
             if e.selective == selective {
                 e.lower = e.lower.max(lower as i8);
                 e.upper = e.upper.min(upper as i8);
@@ -149,6 +197,17 @@ impl EndgameTable {
             if mv != PASS {
                 e.mv = mv;
             }
+            e
+        };
+        let same = |e: &Entry, age| age == Age::Current && e.p == p && e.o == o;
+        let (first, first_age) = self.table.read(b);
+        if same(&first, first_age) {
+            self.table.write(b, merge(first));
+            return;
+        }
+        let (second, second_age) = self.table.read(b + 1);
+        if same(&second, second_age) {
+            self.table.write(b + 1, merge(second));
             return;
         }
         let new = Entry {
@@ -158,23 +217,58 @@ impl EndgameTable {
             upper: upper as i8,
             mv,
             empties: empties as u8,
-            generation,
+            generation: 0,
             selective,
         };
         // A stale entry is as good as an empty slot.
-        if slots[0].generation != generation || u32::from(slots[0].empties) <= empties {
-            slots[1] = slots[0];
-            slots[0] = new;
+        if first_age != Age::Current || u32::from(first.empties) <= empties {
+            self.table.put(b + 1, first);
+            self.table.write(b, new);
         } else {
-            slots[1] = new;
+            self.table.write(b + 1, new);
         }
+    }
+}
+
+/// One solve's access to the [`EndgameTable`] (threads of one solve share
+/// the table, each through its own view): whether the search now running
+/// is a selective pass.
+#[derive(Clone, Copy)]
+pub(super) struct View<'a> {
+    table: &'a EndgameTable,
+    selective: bool,
+}
+
+impl View<'_> {
+    /// Starts a selective pass (`true`) or the exact search (`false`) of
+    /// the same request. A selective pass uses and writes likely bounds;
+    /// the exact search keeps only the moves of what a selective pass
+    /// wrote, and overwrites it.
+    pub(super) fn set_selective(&mut self, selective: bool) {
+        self.selective = selective;
+    }
+
+    #[inline(always)]
+    pub(super) fn prefetch(&self, p: u64, o: u64) {
+        self.table.prefetch(p, o);
+    }
+
+    #[inline(always)]
+    pub(super) fn probe(&self, p: u64, o: u64) -> Option<Known> {
+        self.table.probe(p, o, self.selective)
+    }
+
+    #[inline(always)]
+    pub(super) fn store(&self, p: u64, o: u64, empties: u32, lower: i32, upper: i32, mv: Move) {
+        self.table
+            .store((p, o), empties, (lower, upper), mv, self.selective);
     }
 
     /// Stores what a search of `(alpha, beta)` proved with `best`: a
     /// bound on the side it failed, or the exact score.
     #[inline]
     pub(super) fn store_result(
-        &mut self,
+        &self,
         (p, o): (u64, u64),
         empties: u32,
         (best, alpha, beta): (i32, i32, i32),
