@@ -440,3 +440,52 @@ fn the_readme_stays_a_front_door() {
         );
     }
 }
+
+/// Every relative link of the README and the pages under `docs/` (and the
+/// clients' and deployment READMEs) names a file or directory that exists:
+/// a moved file breaks the link, and this test says where.
+#[test]
+fn every_link_between_pages_leads_somewhere() {
+    let root = root();
+    let mut pages = page_names();
+    pages.extend(
+        [
+            "clients/python/README.md",
+            "clients/typescript/README.md",
+            "deploy/README.md",
+        ]
+        .map(str::to_owned),
+    );
+    let mut broken = Vec::new();
+    for page in &pages {
+        let text = std::fs::read_to_string(root.join(page)).unwrap();
+        let dir = root.join(page).parent().unwrap().to_path_buf();
+        let mut in_code = false;
+        for line in text.lines() {
+            if line.trim_start().starts_with("```") {
+                in_code = !in_code;
+                continue;
+            }
+            if in_code {
+                continue;
+            }
+            for (start, _) in line.match_indices("](") {
+                let rest = &line[start + 2..];
+                let Some(end) = rest.find(')') else { continue };
+                let target = &rest[..end];
+                let path = target.split('#').next().unwrap_or_default();
+                if path.is_empty() || target.contains("://") || target.starts_with("mailto:") {
+                    continue;
+                }
+                if !dir.join(path).exists() {
+                    broken.push(format!("{page}: {target}"));
+                }
+            }
+        }
+    }
+    assert!(
+        broken.is_empty(),
+        "links to nothing:\n{}",
+        broken.join("\n")
+    );
+}
