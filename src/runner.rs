@@ -163,8 +163,7 @@ impl SearchMetrics {
                 })
                 .collect()
         });
-        // The enum lists its games in the order of `ALL`.
-        &METRICS[kind as usize]
+        &METRICS[kind.index()]
     }
 }
 

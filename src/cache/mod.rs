@@ -78,16 +78,12 @@ pub struct Query {
 
 impl Query {
     pub fn new(position: &Position, want: Want) -> Self {
-        let (key, mirrored) = position.canonical_cache_key();
+        let (key, own) = position.canonical_cache_key();
         Self {
             kind: position.kind(),
-            own_key: if mirrored {
-                position.cache_key()
-            } else {
-                key.clone()
-            },
+            mirror: own.is_some().then(|| position.clone()),
+            own_key: own.unwrap_or_else(|| key.clone()),
             key,
-            mirror: mirrored.then(|| position.clone()),
             want,
         }
     }
@@ -142,8 +138,7 @@ impl LookupCounters {
                 })
                 .collect()
             });
-        // The enum lists its games in the order of `ALL`.
-        &COUNTERS[kind as usize]
+        &COUNTERS[kind.index()]
     }
 }
 

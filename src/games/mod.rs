@@ -233,6 +233,12 @@ impl GameKind {
         Workspace::new(budget, Self::table_kinds())
     }
 
+    /// Its place in [`GameKind::ALL`] (the enum lists its games in that
+    /// order), for tables with one entry per game.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
     /// The game's API name.
     pub fn name(self) -> &'static str {
         self.info().name
@@ -327,20 +333,21 @@ impl Position {
     }
 
     /// The key this position shares with its mirror image (the smaller of
-    /// the two), and whether this position is the mirrored one of the
-    /// pair; the plain key and `false` for games without a mirror.
-    pub fn canonical_cache_key(&self) -> (String, bool) {
+    /// the two), and the position's own key when it is the mirrored one of
+    /// the pair (`None` when the shared key is its own, as for games
+    /// without a mirror).
+    pub fn canonical_cache_key(&self) -> (String, Option<String>) {
         let own = self.cache_key();
         match self.game().mirror_key() {
             Some(mirror) => {
                 let mirror = format!("{}:{mirror}", self.kind().name());
                 if mirror < own {
-                    (mirror, true)
+                    (mirror, Some(own))
                 } else {
-                    (own, false)
+                    (own, None)
                 }
             }
-            None => (own, false),
+            None => (own, None),
         }
     }
 
