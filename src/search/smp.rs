@@ -6,6 +6,13 @@
 //! they proved; they answer nothing themselves. Each thread keeps its own
 //! scratch (killers, histories, stacks).
 //!
+//! Threads that search the same depth split the work by deferring (the
+//! simplified ABDADA of Tom Kerrigan): a thread about to search a move
+//! that another thread of the team is searching now puts it after its
+//! other moves, and takes it up only when those are done, by which time
+//! the other thread's result is usually in the table ([`Team::is_busy`],
+//! [`Team::enter`]).
+//!
 //! A search with helpers is not reproducible: which thread stores an entry
 //! first depends on timing, so the same request may get another move.
 //! With one thread nothing here runs.
@@ -22,7 +29,14 @@ pub struct Team {
     helpers: usize,
     depth: AtomicU32,
     helper_nodes: AtomicU64,
+    /// The positions some thread is searching now, by key, one per slot
+    /// (empty without helpers).
+    busy: Box<[AtomicU64]>,
 }
+
+/// Slots of the busy table: far more than the nodes deep enough to defer
+/// that a few threads search at once.
+const BUSY_SLOTS: usize = 1 << 14;
 
 impl Team {
     /// Whether the search has helpers (with none, nothing need be shared).
@@ -46,6 +60,42 @@ impl Team {
     pub fn helper_depth(&self, id: usize, done: u32) -> u32 {
         let ahead = 1 + (id as u32 + 1) % 2;
         (done + 1).max(self.main_depth() + ahead)
+    }
+
+    /// The depth a helper that splits the main thread's work searches
+    /// next, after completing `done` plies: the main thread's depth, or a
+    /// ply beyond what it completed when it is ahead.
+    pub fn shared_depth(&self, done: u32) -> u32 {
+        (done + 1).max(self.main_depth())
+    }
+
+    /// Whether another thread of the team is searching the position of
+    /// `key` (a well-mixed hash of the position, and of the depth where it
+    /// matters)
+    /// now. Never, without helpers.
+    #[inline]
+    pub fn is_busy(&self, key: u64) -> bool {
+        let key = key | 1;
+        self.slot(key).is_some_and(|slot| slot.load(Relaxed) == key)
+    }
+
+    /// Marks the position of `key` as searched by this thread until the
+    /// answer is dropped. Nothing, without helpers.
+    #[inline]
+    pub fn enter(&self, key: u64) -> Busy<'_> {
+        let key = key | 1;
+        let slot = self.slot(key);
+        if let Some(slot) = slot {
+            slot.store(key, Relaxed);
+        }
+        Busy { slot, key }
+    }
+
+    #[inline]
+    fn slot(&self, key: u64) -> Option<&AtomicU64> {
+        // The high bits: engines' keys pick table buckets by the low ones.
+        let index = (key >> 40) as usize & (BUSY_SLOTS - 1);
+        self.busy.get(index)
     }
 
     /// A helper counts nodes it searched.
@@ -75,6 +125,7 @@ pub fn with_helpers<R>(
     }
     let team = Team {
         helpers,
+        busy: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect(),
         ..Team::default()
     };
     let stop = limits.stop.child();
@@ -99,6 +150,23 @@ pub fn with_helpers<R>(
         main(&team)
     });
     (answer, team.helper_nodes())
+}
+
+/// A position a thread is searching ([`Team::enter`]): the mark goes when
+/// this is dropped, unless another position took its slot meanwhile.
+#[must_use]
+pub struct Busy<'a> {
+    slot: Option<&'a AtomicU64>,
+    key: u64,
+}
+
+impl Drop for Busy<'_> {
+    #[inline]
+    fn drop(&mut self) {
+        if let Some(slot) = self.slot {
+            let _ = slot.compare_exchange(self.key, 0, Relaxed, Relaxed);
+        }
+    }
 }
 
 /// Stops the helpers when dropped.
@@ -142,6 +210,27 @@ mod tests {
             !limits.stop.is_stopped(),
             "the request's own flag stays down"
         );
+    }
+
+    #[test]
+    fn a_position_is_busy_while_a_thread_searches_it() {
+        let limits = Limits::depth(5).with_threads(2);
+        let (seen, _) = with_helpers(
+            &limits,
+            |_, _, _| {},
+            |team| {
+                let key = 0x1234_5678_9abc_def0;
+                let before = team.is_busy(key);
+                let busy = team.enter(key);
+                let during = team.is_busy(key);
+                drop(busy);
+                (before, during, team.is_busy(key))
+            },
+        );
+        assert_eq!(seen, (false, true, false));
+        let alone = Team::default();
+        let _busy = alone.enter(7);
+        assert!(!alone.is_busy(7), "without helpers nothing is marked");
     }
 
     #[test]
