@@ -12,7 +12,7 @@
 //! agree. `strength [ms]` plays the engine (default 1000 ms per move) against a
 //! positional-weight player over fixed openings, both colours. `midgame`
 //! shows the depth the default one-second search reaches in a few openings.
-//! `threads [D]` times the service's search at one thread and at two on
+//! `threads [D] [search|solve]` times the service's search at one thread and at two on
 //! the same positions: the 24 midgame positions to depth D (default 10)
 //! and FFO #40–#49 solved.
 //!
@@ -129,7 +129,12 @@ fn main() {
             .iter()
             .find_map(|a| a.parse::<u32>().ok())
             .unwrap_or(10);
-        threads(depth);
+        // `search` or `solve` alone runs only that half.
+        threads(
+            depth,
+            !has("solve") || has("search"),
+            !has("search") || has("solve"),
+        );
         return;
     }
     if has("strength") {
@@ -408,19 +413,23 @@ fn midgame() {
 /// One thread against two: the 24 midgame positions searched to `depth`
 /// by the service's search (ok: the depth reached), and FFO #40–#49
 /// solved (ok: the right score).
-fn threads(depth: u32) {
-    let positions = bench_positions();
+fn threads(depth: u32, search_half: bool, solve_half: bool) {
     let mut ws = Workspace::default();
-    threads::compare(
-        &format!("Othello midgame, depth {depth}"),
-        &positions,
-        |pos| format!("{} empties", pos.empties()),
-        |pos, threads| {
-            let limits = Limits::depth(depth).with_threads(threads);
-            let report = search(pos, &limits, &mut ws);
-            (report.nodes, report.depth == depth)
-        },
-    );
+    if search_half {
+        threads::compare(
+            &format!("Othello midgame, depth {depth}"),
+            &bench_positions(),
+            |pos| format!("{} empties", pos.empties()),
+            |pos, threads| {
+                let limits = Limits::depth(depth).with_threads(threads);
+                let report = search(pos, &limits, &mut ws);
+                (report.nodes, report.depth == depth)
+            },
+        );
+    }
+    if !solve_half {
+        return;
+    }
     let problems: Vec<Ffo> = load("fforum-40-59.obf", 40)
         .into_iter()
         .filter(|f| f.number <= 49)

@@ -152,6 +152,91 @@ pub fn with_helpers<R>(
     (answer, team.helper_nodes())
 }
 
+/// The order one thread of a team walks the moves of a node in: first
+/// every move by its index, except those another thread is searching when
+/// it comes to them (never the first one it searches), then the deferred
+/// ones. Without a team (one thread, or a node too shallow to share), just
+/// every index in turn: nothing is asked or marked.
+///
+/// ```ignore
+/// let mut walk = Walk::new(team, moves.len());
+/// while let Some(i) = walk.next() {
+///     let child = play(moves[i]);
+///     let Some(_busy) = walk.enter(i, || key(child)) else { continue };
+///     // search the child while `_busy` marks it
+/// }
+/// ```
+pub struct Walk<'a> {
+    team: Option<&'a Team>,
+    len: usize,
+    next: usize,
+    /// The deferred indices (only the first 64 are ever deferred).
+    deferred: u64,
+    /// Whether the second pass, over the deferred indices, has begun.
+    again: bool,
+    searched: bool,
+}
+
+impl<'a> Walk<'a> {
+    /// A walk over `len` moves for one thread of `team`.
+    #[inline]
+    pub fn new(team: Option<&'a Team>, len: usize) -> Self {
+        Self {
+            team: team.filter(|team| team.has_helpers()),
+            len,
+            next: 0,
+            deferred: 0,
+            again: false,
+            searched: false,
+        }
+    }
+
+    /// The same walk at a node where a move was searched before it (so
+    /// that even its first may wait), if `searched`.
+    #[inline]
+    pub fn after_first(mut self, searched: bool) -> Self {
+        self.searched = searched;
+        self
+    }
+
+    /// Whether move `i` is searched now: `None` defers it (another thread
+    /// searches the child of `key()` now); otherwise the mark that the
+    /// child is searched by this thread, held while it is.
+    #[inline]
+    pub fn enter(&mut self, i: usize, key: impl FnOnce() -> u64) -> Option<Busy<'a>> {
+        let Some(team) = self.team else {
+            return Some(Busy { slot: None, key: 0 });
+        };
+        let key = key();
+        if self.searched && !self.again && i < 64 && team.is_busy(key) {
+            self.deferred |= 1 << i;
+            return None;
+        }
+        self.searched = true;
+        Some(team.enter(key))
+    }
+}
+
+impl Iterator for Walk<'_> {
+    type Item = usize;
+
+    /// The index of the next move to search.
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.next < self.len {
+            self.next += 1;
+            return Some(self.next - 1);
+        }
+        if self.deferred == 0 {
+            return None;
+        }
+        self.again = true;
+        let i = self.deferred.trailing_zeros() as usize;
+        self.deferred &= self.deferred - 1;
+        Some(i)
+    }
+}
+
 /// A position a thread is searching ([`Team::enter`]): the mark goes when
 /// this is dropped, unless another position took its slot meanwhile.
 #[must_use]
@@ -231,6 +316,40 @@ mod tests {
         let alone = Team::default();
         let _busy = alone.enter(7);
         assert!(!alone.is_busy(7), "without helpers nothing is marked");
+    }
+
+    #[test]
+    fn a_walk_defers_busy_moves_to_the_end_but_never_the_first() {
+        let limits = Limits::depth(5).with_threads(2);
+        let (order, _) = with_helpers(
+            &limits,
+            |_, _, _| {},
+            |team| {
+                // Another thread searches the children with keys 10 and 30.
+                let _other = (team.enter(10 << 40), team.enter(30 << 40));
+                let mut walk = Walk::new(Some(team), 4);
+                let mut order = Vec::new();
+                while let Some(i) = walk.next() {
+                    let key = [40, 10, 20, 30][i] << 40;
+                    if walk.enter(i, || key).is_some() {
+                        order.push(i);
+                    }
+                }
+                order
+            },
+        );
+        assert_eq!(order, [0, 2, 1, 3]);
+        let mut alone = Walk::new(None, 3);
+        let mut order = Vec::new();
+        while let Some(i) = alone.next() {
+            assert!(
+                alone
+                    .enter(i, || unreachable!("no key without a team"))
+                    .is_some()
+            );
+            order.push(i);
+        }
+        assert_eq!(order, [0, 1, 2]);
     }
 
     #[test]

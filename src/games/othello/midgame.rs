@@ -12,6 +12,7 @@ use super::bitboard::{CORNERS, Squares, flips_on, moves_on, weighted_mobility};
 use super::eval::EVAL_BOUND;
 use super::solver::final_score;
 use super::{Move, PASS, eval, patterns, zobrist};
+use crate::search::smp::{Team, Walk};
 use crate::search::table::{Age, Entry as TableEntry, Table};
 use crate::search::{Bound, Clock, Limits};
 
@@ -232,9 +233,22 @@ impl Iteration {
     }
 }
 
+/// With helpers, a node at least this deep defers the moves another thread
+/// is searching (see [`smp::Walk`]); nearer the leaves, the bookkeeping
+/// costs more than the work it shares.
+const DEFER_DEPTH: u32 = 4;
+
+/// The busy table's key of the position `(p, o)` searched `depth` deep.
+#[inline]
+fn busy_key(p: u64, o: u64, depth: u32) -> u64 {
+    zobrist::hash(p, o) ^ u64::from(depth).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
 /// One midgame search's state.
 pub struct Midgame<'a> {
     table: &'a MidgameTable,
+    /// The other threads of the search, when it has helpers.
+    team: Option<&'a Team>,
     clock: Clock<'a>,
     evaluation: Evaluation,
     /// Whether ProbCut prunes (see [`Midgame::exact`]).
@@ -247,12 +261,20 @@ impl<'a> Midgame<'a> {
     pub fn new(table: &'a MidgameTable, limits: &'a Limits) -> Self {
         Self {
             table,
+            team: None,
             clock: Clock::new(limits),
             evaluation: Evaluation::Patterns,
             probcut: true,
             nodes: 0,
             aborted: false,
         }
+    }
+
+    /// The same search as one thread of `team`: with helpers, it defers
+    /// the moves another thread is searching.
+    pub fn in_team(mut self, team: &'a Team) -> Self {
+        self.team = Some(team);
+        self
     }
 
     /// The same search with its leaves valued by `evaluation`.
@@ -298,9 +320,14 @@ impl<'a> Midgame<'a> {
         self.nodes += 1;
         let mut alpha = -INF;
         let mut scored = Vec::with_capacity(order.len());
-        for (i, &mv) in order.iter().enumerate() {
+        let mut walk = Walk::new(self.team, order.len());
+        while let Some(i) = walk.next() {
+            let mv = order[i];
             let f = flips_on::<V3>(p, o, mv as usize);
             let (np, no) = (o & !f, p | f | 1 << mv);
+            let Some(_busy) = walk.enter(i, || busy_key(np, no, depth - 1)) else {
+                continue;
+            };
             let score = if i == 0 {
                 -self.search::<V3>(np, no, depth - 1, -INF, INF)
             } else {
@@ -419,8 +446,14 @@ impl<'a> Midgame<'a> {
         let alpha_orig = alpha;
         let mut best = -INF;
         let mut best_move = list[0].1;
-        for (i, &(_, sq, f)) in list.iter().enumerate() {
+        let team = self.team.filter(|_| depth >= DEFER_DEPTH);
+        let mut walk = Walk::new(team, list.len());
+        while let Some(i) = walk.next() {
+            let (_, sq, f) = list[i];
             let (np, no) = (o & !f, p | f | 1 << sq);
+            let Some(_busy) = walk.enter(i, || busy_key(np, no, depth - 1)) else {
+                continue;
+            };
             let score = if i == 0 {
                 -self.search::<V3>(np, no, depth - 1, -beta, -alpha)
             } else {

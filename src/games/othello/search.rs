@@ -154,7 +154,7 @@ pub fn search(pos: &Othello, limits: &Limits, ws: &mut Workspace) -> SearchRepor
     };
     let (mut answer, helper_nodes) = smp::with_helpers(
         limits,
-        |id, limits, team| help(pos, tables, &shared, id, limits, team),
+        |_, limits, team| help(pos, tables, &shared, limits, team),
         |team| deepen(report, pos, limits, tables, order, team, &shared),
     );
     answer.nodes += helper_nodes;
@@ -249,7 +249,7 @@ fn deepen(
             if team.has_helpers() && !shared.solving() {
                 shared.start_solving(&order);
             }
-            let mut solver = Solver::new(&tables.endgame, &stage);
+            let mut solver = Solver::new(&tables.endgame, &stage).in_team(team);
             let solved = solver.solve_within(p, o, &order);
             nodes += solver.nodes;
             stopped = stage.stop_reason(solver.nodes);
@@ -266,7 +266,7 @@ fn deepen(
         let iteration_start = Instant::now();
         let stage = limits.after(nodes);
         team.start_depth(depth);
-        let mut mid = Midgame::new(&tables.midgame, &stage);
+        let mut mid = Midgame::new(&tables.midgame, &stage).in_team(team);
         let iteration = mid.root(p, o, &order, depth);
         nodes += mid.nodes;
         if !iteration.complete {
@@ -343,11 +343,12 @@ fn deepen(
         .build()
 }
 
-/// A helper thread: iterative deepening with the midgame search ahead of
-/// the main thread (see [`Team::helper_depth`]) in the main thread's last
-/// root order, on the shared table, then, once the main thread solves, the
-/// same solve on the shared endgame table; until stopped.
-fn help(pos: &Othello, tables: &Tables, shared: &Shared, id: usize, limits: &Limits, team: &Team) {
+/// A helper thread: iterative deepening with the midgame search at the
+/// main thread's depth (see [`Team::shared_depth`]) in the main thread's
+/// last root order, on the shared table, then, once the main thread
+/// solves, the same solve on the shared endgame table; until stopped. The
+/// two threads split each search by deferring what the other is on.
+fn help(pos: &Othello, tables: &Tables, shared: &Shared, limits: &Limits, team: &Team) {
     let (p, o) = pos.player_opponent();
     let deepest = limits
         .depth
@@ -363,7 +364,7 @@ fn help(pos: &Othello, tables: &Tables, shared: &Shared, id: usize, limits: &Lim
     };
     let mut done = 0;
     while !shared.solving() && !limits.expired() {
-        let depth = team.helper_depth(id, done);
+        let depth = team.shared_depth(done);
         if depth > deepest {
             // Nothing deeper to search: wait for the solve, if one comes.
             std::thread::sleep(std::time::Duration::from_millis(1));
@@ -372,7 +373,7 @@ fn help(pos: &Othello, tables: &Tables, shared: &Shared, id: usize, limits: &Lim
         let Ok(order) = shared.order.lock().map(|o| o.clone()) else {
             return;
         };
-        let mut mid = Midgame::new(&tables.midgame, &midgame_limits);
+        let mut mid = Midgame::new(&tables.midgame, &midgame_limits).in_team(team);
         let iteration = mid.root(p, o, &order, depth);
         team.add_nodes(mid.nodes);
         if iteration.complete {
@@ -385,7 +386,7 @@ fn help(pos: &Othello, tables: &Tables, shared: &Shared, id: usize, limits: &Lim
     let Ok(order) = shared.order.lock().map(|o| o.clone()) else {
         return;
     };
-    let mut solver = Solver::new(&tables.endgame, limits);
+    let mut solver = Solver::new(&tables.endgame, limits).in_team(team);
     solver.solve_within(p, o, &order);
     team.add_nodes(solver.nodes);
 }

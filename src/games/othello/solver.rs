@@ -25,7 +25,9 @@ mod table;
 pub use table::EndgameTable;
 
 use super::bitboard::{Squares, flips, flips_on, moves, moves_on, stable_discs_on};
+use super::zobrist;
 use super::{Move, PASS};
+use crate::search::smp::{Team, Walk};
 use crate::search::{Clock, Limits};
 use order::move_list;
 
@@ -115,9 +117,15 @@ pub enum Solve {
     Stopped,
 }
 
+/// With helpers, a node with at least this many empties defers the moves
+/// another thread is solving (see [`smp::Walk`]).
+const DEFER_EMPTIES: u32 = 12;
+
 /// One solve's state.
 pub struct Solver<'a> {
     table: table::View<'a>,
+    /// The other threads of the solve, when it has helpers.
+    team: Option<&'a Team>,
     clock: Clock<'a>,
     pub nodes: u64,
     aborted: bool,
@@ -132,12 +140,20 @@ impl<'a> Solver<'a> {
     pub fn new(table: &'a EndgameTable, limits: &'a Limits) -> Self {
         Self {
             table: table.view(),
+            team: None,
             clock: Clock::new(limits),
             nodes: 0,
             aborted: false,
             patterns: true,
             selectivity: None,
         }
+    }
+
+    /// The same solver as one thread of `team`: with helpers, it defers
+    /// the moves another thread is solving.
+    pub fn in_team(mut self, team: &'a Team) -> Self {
+        self.team = Some(team);
+        self
     }
 
     /// A solver that orders moves without the pattern evaluation: the
@@ -258,9 +274,14 @@ impl<'a> Solver<'a> {
         self.nodes += 1;
         let mut alpha = -INF;
         let mut best = (-INF, root[0], Vec::new());
-        for (i, &mv) in root.iter().enumerate() {
+        let mut walk = Walk::new(self.team, root.len());
+        while let Some(i) = walk.next() {
+            let mv = root[i];
             let f = flips_on::<V3>(p, o, mv as usize);
             let (np, no) = (o & !f, p | f | 1 << mv);
+            let Some(_busy) = walk.enter(i, || zobrist::hash(np, no)) else {
+                continue;
+            };
             let mut child_pv = Vec::new();
             let score = if i == 0 {
                 -self.pvs::<V3>(np, no, -INF, INF, n - 1, &mut child_pv)
@@ -328,8 +349,13 @@ impl<'a> Solver<'a> {
         let alpha_orig = alpha;
         let mut best = -INF;
         let mut best_move = PASS;
-        for (i, &(_, sq, f)) in list.iter().enumerate() {
+        let mut walk = Walk::new(self.team.filter(|_| n >= DEFER_EMPTIES), list.len());
+        while let Some(i) = walk.next() {
+            let (_, sq, f) = list[i];
             let (np, no) = (o & !f, p | f | 1 << sq);
+            let Some(_busy) = walk.enter(i, || zobrist::hash(np, no)) else {
+                continue;
+            };
             let mut child = Vec::new();
             let score = if i == 0 {
                 -self.pvs::<V3>(np, no, -beta, -alpha, n - 1, &mut child)
@@ -454,8 +480,16 @@ impl<'a> Solver<'a> {
                 self.table.prefetch(o & !f, p | f | 1 << sq);
             }
         }
-        for &(_, sq, f) in &list {
-            let score = -self.nws::<V3>(o & !f, p | f | 1 << sq, -alpha - 1, n - 1);
+        // The table's move, if searched, came first: any of these may wait.
+        let mut walk = Walk::new(self.team.filter(|_| n >= DEFER_EMPTIES), list.len())
+            .after_first(best > -INF);
+        while let Some(i) = walk.next() {
+            let (_, sq, f) = list[i];
+            let (np, no) = (o & !f, p | f | 1 << sq);
+            let Some(_busy) = walk.enter(i, || zobrist::hash(np, no)) else {
+                continue;
+            };
+            let score = -self.nws::<V3>(np, no, -alpha - 1, n - 1);
             if self.aborted {
                 return 0;
             }
