@@ -6,7 +6,8 @@
 //! `cap=S` to give up on a position after S seconds (reported as such),
 //! and `zebra=DIR` to solve each position with Zebra too (the `zebra`
 //! binary and `coeffs2.bin` in DIR, built as `../shared/ANCHORS.md` says),
-//! one process right after ours, for a side-by-side CPU time.
+//! one process right after ours, for a side-by-side CPU time; likewise
+//! `egaroucid=EXE` with Egaroucid-web's native build (its exact level 60).
 //! `depth [D]` searches 24 midgame positions to depth D (default 10) with
 //! and without ProbCut, and prints nodes, time and how often the moves
 //! agree. `strength [ms]` plays the engine (default 1000 ms per move) against a
@@ -87,6 +88,32 @@ fn zebra_solve(dir: &str, pos: &Othello) -> Option<(f64, i32, String)> {
     Some((cpu, score, mv))
 }
 
+/// Egaroucid-web's exact solve of `pos` (the native build at `exe`, level
+/// 60, one process a position): the CPU seconds it took, its score and
+/// its move.
+fn egaroucid_solve(exe: &str, pos: &Othello) -> Option<(f64, i32, String)> {
+    use std::io::Write;
+    let board: String = pos.rows().concat().replace('.', "-");
+    let side = if pos.to_move() == Player::X { "X" } else { "O" };
+    let before = cpu_seconds_of(libc::RUSAGE_CHILDREN);
+    let mut child = std::process::Command::new(exe)
+        .arg("60")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .ok()?;
+    // Dropped after the line: end of input, so it answers and exits.
+    writeln!(child.stdin.take()?, "{board} {side}").ok()?;
+    let out = child.wait_with_output().ok()?;
+    let cpu = cpu_seconds_of(libc::RUSAGE_CHILDREN) - before;
+    // "a2 38"
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut words = text.split_whitespace();
+    let mv = words.next()?.to_lowercase();
+    let score = words.next()?.parse().ok()?;
+    Some((cpu, score, mv))
+}
+
 fn wanted(args: &[String], number: usize) -> bool {
     let ranges: Vec<&String> = args
         .iter()
@@ -148,7 +175,18 @@ fn main() {
     let cap = args
         .iter()
         .find_map(|a| a.strip_prefix("cap=")?.parse::<f64>().ok());
-    let zebra = args.iter().find_map(|a| a.strip_prefix("zebra="));
+    // The anchors that solve each position after ours, by name.
+    type Solve<'a> = Box<dyn Fn(&Othello) -> Option<(f64, i32, String)> + 'a>;
+    let mut anchors: Vec<(&str, Solve)> = Vec::new();
+    if let Some(dir) = args.iter().find_map(|a| a.strip_prefix("zebra=")) {
+        anchors.push(("Zebra", Box::new(move |pos| zebra_solve(dir, pos))));
+    }
+    if let Some(exe) = args.iter().find_map(|a| a.strip_prefix("egaroucid=")) {
+        anchors.push((
+            "Egaroucid-web",
+            Box::new(move |pos| egaroucid_solve(exe, pos)),
+        ));
+    }
     let run_perft = has("perft") || (!has("ffo") && !numbers_given);
     let run_ffo = has("ffo") || numbers_given || !has("perft");
 
@@ -189,25 +227,21 @@ fn main() {
         return;
     }
     println!();
-    let zebra_columns = if zebra.is_some() {
-        (
-            " zebra cpu s | zebra score, move | cpu ratio |",
-            "---|---|---|",
-        )
-    } else {
-        ("", "")
-    };
+    let anchor_columns: String = anchors
+        .iter()
+        .map(|(name, _)| format!(" {name} cpu s | {name} score, move | cpu ratio |"))
+        .collect();
     println!(
-        "| FFO | empties | score | expected | ok | move | best moves | nodes | time s | cpu s | Mnps |{}",
-        zebra_columns.0
+        "| FFO | empties | score | expected | ok | move | best moves | nodes | time s | cpu s | Mnps |{anchor_columns}"
     );
     println!(
         "|---|---|---|---|---|---|---|---|---|---|---|{}",
-        zebra_columns.1
+        "---|---|---|".repeat(anchors.len())
     );
     let mut ws = Workspace::default();
     let mut totals = [(0u64, 0f64, 0f64, 0usize, 0usize); 2];
-    let mut zebra_totals = [0f64; 2];
+    // Each anchor's CPU seconds on #40-#49 and on #50-#59.
+    let mut anchor_totals = vec![[0f64; 2]; anchors.len()];
     for ffo in &problems {
         let start = Instant::now();
         let cpu_start = cpu_seconds();
@@ -219,19 +253,19 @@ fn main() {
         let score = report.proven.and_then(|p| p.disc_diff);
         let ok =
             score == Some(ffo.best_score) && ffo.best_moves.contains(&report.best_move.notation);
-        let theirs = zebra.map(|dir| zebra_solve(dir, &ffo.pos));
-        let zebra_cells = match &theirs {
-            None => String::new(),
-            Some(None) => " failed | | |".to_owned(),
-            Some(Some((zcpu, zscore, zmove))) => {
-                format!(
-                    " {zcpu:.2} | {zscore:+} {zmove} | {:.2} |",
-                    cpu / zcpu.max(1e-9)
-                )
-            }
-        };
+        let theirs: Vec<_> = anchors.iter().map(|(_, solve)| solve(&ffo.pos)).collect();
+        let anchor_cells: String = theirs
+            .iter()
+            .map(|t| match t {
+                None => " failed | | |".to_owned(),
+                Some((acpu, ascore, amove)) => format!(
+                    " {acpu:.2} | {ascore:+} {amove} | {:.2} |",
+                    cpu / acpu.max(1e-9)
+                ),
+            })
+            .collect();
         println!(
-            "| #{} | {} | {} | {:+} | {} | {} | {} | {} | {:.2} | {:.2} | {:.1} |{zebra_cells}",
+            "| #{} | {} | {} | {:+} | {} | {} | {} | {} | {:.2} | {:.2} | {:.1} |{anchor_cells}",
             ffo.number,
             ffo.pos.empties(),
             score.map_or("gave up".to_owned(), |s| format!("{s:+}")),
@@ -253,8 +287,10 @@ fn main() {
         t.2 += cpu;
         t.3 += 1;
         t.4 += usize::from(ok);
-        if let Some(Some((zcpu, _, _))) = theirs {
-            zebra_totals[usize::from(ffo.number >= 50)] += zcpu;
+        for (total, t) in anchor_totals.iter_mut().zip(&theirs) {
+            if let Some((acpu, _, _)) = t {
+                total[usize::from(ffo.number >= 50)] += acpu;
+            }
         }
     }
     println!();
@@ -265,10 +301,10 @@ fn main() {
                 "{range}: {count} positions, {ok} correct, {nodes} nodes, {secs:.1} s wall, {cpu:.1} s cpu, {:.1} M nodes/cpu s",
                 *nodes as f64 / cpu.max(1e-9) / 1e6
             );
-            if zebra.is_some() {
-                let theirs = zebra_totals[i];
+            for ((name, _), total) in anchors.iter().zip(&anchor_totals) {
+                let theirs = total[i];
                 println!(
-                    "{range}: Zebra {theirs:.1} s cpu; ours {:.2}x of Zebra's",
+                    "{range}: {name} {theirs:.1} s cpu; ours {:.2}x of {name}'s",
                     cpu / theirs.max(1e-9)
                 );
             }
