@@ -5,7 +5,7 @@
 use super::board::{Board, HEIGHT, cell_of};
 use super::book::Book;
 use super::proof_of_score;
-use super::solver::{Aborted, Solver};
+use super::solver::{Aborted, Probes, Solver};
 use super::table::SolverTable;
 use crate::search::{self, Limits, ReportBuilder, Workspace, smp};
 use crate::vocabulary::{MoveView, SearchReport};
@@ -96,16 +96,18 @@ pub fn solve(
 ) -> (Result<(i32, Vec<usize>), Aborted>, u64) {
     table.new_solve();
     let table: &SolverTable = table;
-    // Helpers, if any, solve the same position on the same table.
+    // Helpers, if any, search the main thread's null windows alongside it
+    // on the same table.
+    let probes = Probes::default();
     let ((solved, nodes), helper_nodes) = smp::with_helpers(
         limits,
         |_, limits, team| {
-            let mut helper = solver(table, limits, book);
-            let _ = helper.help(board);
+            let mut helper = solver(table, limits, book).with_team(team, &probes);
+            helper.follow(&limits.stop);
             team.add_nodes(helper.nodes);
         },
-        |_| {
-            let mut main = solver(table, limits, book);
+        |team| {
+            let mut main = solver(table, limits, book).with_team(team, &probes);
             let solved = main.solve(board).and_then(|score| {
                 let best = main.best_move(board, score)?;
                 let mut pv = vec![best];

@@ -19,11 +19,22 @@
 //! * The root is solved by null-window searches that narrow `[min, max]`
 //!   from both ends, probing near zero first because most positions are
 //!   close to a draw, and a null window prunes far more than a wide one.
+//!
+//! With helper threads (see [`Probes`]) every thread searches the main
+//! thread's null windows one after the other on the shared table; the
+//! first to answer a window answers it for all. Deep in the tree a thread
+//! puts last the moves another thread is searching now (the simplified
+//! ABDADA of [`crate::search::smp`]), so the threads split each window's
+//! tree rather than search it twice.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::board::{Board, CELLS, WIDTH, column_mask, winning_cells};
 use super::book::Book;
 use super::table::{NO_MOVE, SolverTable};
-use crate::search::{Clock, Limits};
+use crate::search::smp::Team;
+use crate::search::{Clock, Limits, StopFlag};
 
 pub use super::board::{CENTRE_FIRST, win_now_score};
 
@@ -43,6 +54,66 @@ pub struct Solver<'a> {
     /// Positions entered (every call of the search, the root included).
     pub nodes: u64,
     aborted: bool,
+    /// The team of a solve with helpers (`None` alone).
+    team: Option<&'a Team>,
+    /// The null windows of a solve with helpers, and the number of the
+    /// one this thread searches.
+    probes: Option<&'a Probes>,
+    probe: u64,
+}
+
+/// Nodes with at least this many empty cells put last the moves another
+/// thread is searching; nearer the leaves the bookkeeping costs more than
+/// the duplicated work.
+const DEFER_EMPTY: i32 = 16;
+
+/// The null windows the main thread of a solve searches, one after the
+/// other, for its helpers to search alongside it; whichever thread
+/// finishes a window first answers it, and the others drop it.
+#[derive(Debug, Default)]
+pub struct Probes {
+    /// The window searched now: its number (from 1), the position and the
+    /// bound (the window is `(bound, bound + 1)`).
+    current: Mutex<(u64, Board, i32)>,
+    /// The number of the window searched now.
+    number: AtomicU64,
+    /// The last window answered: its number above 8 bits of its score.
+    answered: AtomicU64,
+}
+
+impl Probes {
+    /// The main thread starts a window: answers its number.
+    fn open(&self, board: &Board, bound: i32) -> u64 {
+        let mut current = self.current.lock().unwrap_or_else(|e| e.into_inner());
+        let number = current.0 + 1;
+        *current = (number, *board, bound);
+        self.number.store(number, Ordering::Release);
+        number
+    }
+
+    /// The window searched now, if it is not `seen`.
+    fn next(&self, seen: u64) -> Option<(u64, Board, i32)> {
+        if self.number.load(Ordering::Acquire) == seen {
+            return None;
+        }
+        Some(*self.current.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// Window `number`'s score, if some thread answered it.
+    #[inline]
+    fn answer(&self, number: u64) -> Option<i32> {
+        let answered = self.answered.load(Ordering::Acquire);
+        (answered >> 8 == number).then_some(i32::from(answered as u8 as i8))
+    }
+
+    /// Answers window `number` with `score`, a bound on its position's
+    /// score on the side of the window it shows (when two threads answer
+    /// one window, either answer stands: both are true).
+    fn give(&self, number: u64, score: i32) {
+        let _ = self
+            .answered
+            .fetch_max(number << 8 | u64::from(score as i8 as u8), Ordering::AcqRel);
+    }
 }
 
 impl<'a> Solver<'a> {
@@ -71,7 +142,22 @@ impl<'a> Solver<'a> {
             book_ply: -1,
             nodes: 0,
             aborted: false,
+            team: None,
+            probes: None,
+            probe: 0,
         }
+    }
+
+    /// Makes this solver one thread of a solve with helpers: `team` is
+    /// theirs, and `probes` the windows the main thread searches (this
+    /// solver's own solve when it is the main thread, the ones it follows
+    /// when it helps). Nothing changes without helpers.
+    pub fn with_team(mut self, team: &'a Team, probes: &'a Probes) -> Self {
+        if team.has_helpers() {
+            self.team = Some(team);
+            self.probes = Some(probes);
+        }
+        self
     }
 
     /// Takes exact values from `book` wherever the search meets its
@@ -91,17 +177,6 @@ impl<'a> Solver<'a> {
     /// The exact score of `board`, which must be ongoing (nobody has four
     /// and the board is not full).
     pub fn solve(&mut self, board: &Board) -> Result<i32, Aborted> {
-        self.solve_ordered::<false>(board)
-    }
-
-    /// [`Solver::solve`] as a helper thread runs it: among moves that
-    /// order equal, the later column first, so that it works ahead of the
-    /// main thread on other moves rather than on the same ones.
-    pub fn help(&mut self, board: &Board) -> Result<i32, Aborted> {
-        self.solve_ordered::<true>(board)
-    }
-
-    fn solve_ordered<const HELPER: bool>(&mut self, board: &Board) -> Result<i32, Aborted> {
         if board.can_win_next() {
             self.nodes += 1;
             return Ok(win_now_score(board.moves()));
@@ -120,10 +195,7 @@ impl<'a> Solver<'a> {
             } else if med >= 0 && max / 2 > med {
                 med = max / 2;
             }
-            let r = self.negamax::<HELPER>(board, med, med + 1);
-            if self.aborted {
-                return Err(Aborted);
-            }
+            let r = self.probe(board, med)?;
             if r <= med {
                 max = r;
             } else {
@@ -138,11 +210,50 @@ impl<'a> Solver<'a> {
         if board.can_win_next() {
             return Ok(win_now_score(board.moves()) <= bound);
         }
-        let r = self.negamax::<false>(board, bound, bound + 1);
-        if self.aborted {
-            Err(Aborted)
-        } else {
-            Ok(r <= bound)
+        Ok(self.probe(board, bound)? <= bound)
+    }
+
+    /// One null-window search `(bound, bound + 1)` of `board`: a bound on
+    /// its score on the side of `bound` it shows. With helpers, they
+    /// search it too, and whichever finishes first answers.
+    fn probe(&mut self, board: &Board, bound: i32) -> Result<i32, Aborted> {
+        let Some(probes) = self.probes else {
+            let r = self.negamax(board, bound, bound + 1);
+            return if self.aborted { Err(Aborted) } else { Ok(r) };
+        };
+        self.probe = probes.open(board, bound);
+        let r = self.negamax(board, bound, bound + 1);
+        if !self.aborted {
+            probes.give(self.probe, r);
+            return Ok(r);
+        }
+        let answer = probes.answer(self.probe).ok_or(Aborted);
+        self.aborted = answer.is_err();
+        answer
+    }
+
+    /// Searches the windows the main thread of the solve searches (see
+    /// [`Solver::with_team`]) as they come, until `stop` is raised.
+    pub fn follow(&mut self, stop: &StopFlag) {
+        let Some(probes) = self.probes else {
+            return;
+        };
+        let mut seen = 0;
+        while !stop.is_stopped() {
+            let Some((number, board, bound)) = probes.next(seen) else {
+                std::thread::yield_now();
+                continue;
+            };
+            seen = number;
+            if board.can_win_next() {
+                continue;
+            }
+            self.probe = number;
+            let r = self.negamax(&board, bound, bound + 1);
+            if !self.aborted {
+                probes.give(number, r);
+            }
+            self.aborted = false;
         }
     }
 
@@ -220,12 +331,16 @@ impl<'a> Solver<'a> {
         if let Some(clock) = &self.clock {
             self.aborted |= clock.poll(self.nodes);
         }
+        if let Some(probes) = self.probes {
+            // Another thread answered the window: this search is moot.
+            self.aborted |= probes.answer(self.probe).is_some();
+        }
     }
 
     /// The score of `board` if it lies in `(alpha, beta)`; otherwise a bound
     /// on the same side of the window. `board` must not allow the side to
     /// move an immediate win.
-    fn negamax<const HELPER: bool>(&mut self, board: &Board, mut alpha: i32, mut beta: i32) -> i32 {
+    fn negamax(&mut self, board: &Board, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
         self.poll();
         if self.aborted {
@@ -265,19 +380,24 @@ impl<'a> Solver<'a> {
         alpha = alpha.max(lower);
         beta = beta.min(upper);
 
-        let moves = ordered_moves::<HELPER>(board, safe, hint);
+        let moves = ordered_moves(board, safe, hint);
         // Most nodes are near the leaves, where time goes to waiting for
         // the table: start every child's load now so they overlap.
         for &(_, cell) in moves.as_slice() {
             let mask = board.mask() | cell;
             self.table.prefetch((board.current() ^ board.mask()) + mask);
         }
+        if let Some(team) = self.team
+            && CELLS as i32 - n >= DEFER_EMPTY
+        {
+            return self.negamax_deferring(board, &moves, team, alpha, beta);
+        }
         let alpha_searched = alpha;
         let mut best = hint;
         for &(_, cell) in moves.as_slice() {
             let mut child = *board;
             child.play_cell(cell);
-            let score = -self.negamax::<HELPER>(&child, -beta, -alpha);
+            let score = -self.negamax(&child, -beta, -alpha);
             if self.aborted {
                 return 0;
             }
@@ -298,6 +418,72 @@ impl<'a> Solver<'a> {
         }
         alpha
     }
+
+    /// [`Self::negamax`]'s loop over `moves` (the window already clamped
+    /// by the table) in a solve with helpers: after the first move, a
+    /// move whose position another thread is searching now is put off
+    /// until the others are searched, when its bound is likely in the
+    /// table.
+    #[inline(never)]
+    fn negamax_deferring(
+        &mut self,
+        board: &Board,
+        moves: &MoveList,
+        team: &Team,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let key = board.key();
+        let alpha_searched = alpha;
+        let mut best = NO_MOVE;
+        let list = moves.as_slice();
+        let mut deferred = [0u64; WIDTH];
+        let mut put_off = 0;
+        let mut i = 0;
+        while i < list.len() + put_off {
+            let (cell, may_defer) = match list.get(i) {
+                Some(&(_, cell)) => (cell, i > 0),
+                None => (deferred[i - list.len()], false),
+            };
+            i += 1;
+            let mut child = *board;
+            child.play_cell(cell);
+            let busy = busy_key(&child);
+            if may_defer && team.is_busy(busy) {
+                deferred[put_off] = cell;
+                put_off += 1;
+                continue;
+            }
+            let score = {
+                let _busy = team.enter(busy);
+                -self.negamax(&child, -beta, -alpha)
+            };
+            if self.aborted {
+                return 0;
+            }
+            let col = (cell.trailing_zeros() / 7) as u8;
+            if score >= beta {
+                self.table.store_lower(key, score as i8, col);
+                return score;
+            }
+            if score > alpha {
+                alpha = score;
+                best = col;
+            }
+        }
+        self.table.store_upper(key, alpha as i8);
+        if alpha > alpha_searched {
+            self.table.store_lower(key, alpha as i8, best);
+        }
+        alpha
+    }
+}
+
+/// The key of `board` in the team's busy table: the board's own key is a
+/// compact encoding, and the busy table reads high bits.
+#[inline]
+fn busy_key(board: &Board) -> u64 {
+    board.key().wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 /// The lowest-numbered column among the single-cell moves in `cells`.
@@ -318,10 +504,9 @@ impl MoveList {
 }
 
 /// The non-losing moves in `safe`, best first: the table's move, then by
-/// the threats each creates, ties centre first (for a helper thread,
-/// `LATER_FIRST`: ties in the other order).
+/// the threats each creates, ties centre first.
 #[inline]
-fn ordered_moves<const LATER_FIRST: bool>(board: &Board, safe: u64, hint: u8) -> MoveList {
+fn ordered_moves(board: &Board, safe: u64, hint: u8) -> MoveList {
     let mut list = MoveList {
         moves: [(0, 0); WIDTH],
         len: 0,
@@ -338,9 +523,7 @@ fn ordered_moves<const LATER_FIRST: bool>(board: &Board, safe: u64, hint: u8) ->
         };
         // Insertion sort, stable: a later column goes after equal scores.
         let mut i = list.len;
-        while i > 0
-            && (list.moves[i - 1].0 < score || (LATER_FIRST && list.moves[i - 1].0 == score))
-        {
+        while i > 0 && list.moves[i - 1].0 < score {
             list.moves[i] = list.moves[i - 1];
             i -= 1;
         }
