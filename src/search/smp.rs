@@ -158,7 +158,9 @@ pub fn with_helpers<R>(
 /// ones. Without a team (one thread, or a node too shallow to share), just
 /// every index in turn: nothing is asked or marked.
 ///
-/// ```ignore
+/// A node's loop over its `moves` then reads:
+///
+/// ```text
 /// let mut walk = Walk::new(team, moves.len());
 /// while let Some(i) = walk.next() {
 ///     let child = play(moves[i]);
