@@ -6,7 +6,8 @@
 //! `-- --trace` to log each search iteration to stderr, `-- --fixed-depth N`
 //! for the nodes each position needs to reach depth N: exact, repeatable
 //! figures for comparing search shapes on a busy machine, `-- --threads N`
-//! for the time each position takes to depth N at one thread and at two).
+//! for the time each position takes to depth N at one thread and at two,
+//! with `--repeat K` for K rounds over the positions).
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -113,10 +114,24 @@ fn main() {
         .and_then(|d| d.parse::<u32>().ok());
     if let Some(depth) = threads_depth {
         // One thread against two, to the same depth without a deadline
-        // (ok: the depth reached, or a proof on the way).
+        // (ok: the depth reached, or a proof on the way). `--repeat K`
+        // times each position K times (rounds over all of them), so the
+        // median is over K times as many ratios.
+        let repeat = std::env::args()
+            .skip_while(|a| a != "--repeat")
+            .nth(1)
+            .and_then(|k| k.parse::<usize>().ok())
+            .unwrap_or(1);
+        let games = middle_games(&puzzles);
+        // The first search of a process pays for its start (tables drawn,
+        // memory mapped): not the threads' to carry.
+        for (_, pos) in &games {
+            pos.search(&Limits::depth(depth), &mut Workspace::default());
+        }
+        let rounds: Vec<_> = (0..repeat).flat_map(|_| games.iter().cloned()).collect();
         threads::compare(
             &format!("Gomoku, depth {depth}"),
-            &middle_games(&puzzles),
+            &rounds,
             |(label, _)| label.clone(),
             |(_, pos), threads| {
                 let mut ws = Workspace::default();

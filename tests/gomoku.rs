@@ -682,3 +682,35 @@ fn two_threads_reach_the_depth_asked_with_a_legal_move() {
     let again = pos.search(&Limits::depth(8), &mut ws);
     assert_eq!(again.nodes, one.nodes);
 }
+
+#[test]
+fn two_threads_answer_the_win_a_helper_s_threat_search_proves() {
+    // The double three of `hand_made_tactics_on_15_and_20`: only the VCT
+    // sees the win, and with a helper the helper runs it while the main
+    // thread searches; the answer must still be the proof.
+    let pos = tactic(
+        15,
+        &["f8", "g8", "h6", "h7"],
+        &["a1", "c1", "a3", "m14"],
+        "freestyle",
+    );
+    let mut timed = Limits::depth(gomoku::MAX_DEPTH).with_threads(2);
+    timed.deadline = Some(Instant::now() + Duration::from_millis(500));
+    for limits in [
+        Limits::depth(1).with_threads(2),
+        Limits::depth(10).with_threads(2),
+        timed,
+    ] {
+        let r = pos.search(&limits, &mut Workspace::default());
+        let proven = r.proven.expect("a double three is a forced win");
+        assert_eq!(proven.result, Outcome::Win);
+        assert!(proven.plies <= 5, "{proven:?}");
+        assert_eq!(r.best_move.notation, "h8");
+        let Position::Gomoku(mut g) = pos.clone() else {
+            unreachable!()
+        };
+        for mv in &r.pv {
+            g.play_notation(mv).expect("the line is legal");
+        }
+    }
+}

@@ -415,6 +415,12 @@ impl Board {
         self.hash
     }
 
+    /// The hash the board would have after `color` plays `cell`.
+    #[inline]
+    pub fn hash_after(&self, cell: Cell, color: usize) -> u64 {
+        self.hash ^ zobrist()[color][cell as usize]
+    }
+
     /// The moves played since the board was set up, oldest first.
     pub fn last_move(&self) -> Option<Cell> {
         self.history.last().map(|u| u.cell)

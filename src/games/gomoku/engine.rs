@@ -11,6 +11,7 @@ use super::Rules;
 use super::board::{Board, Cell, MAX_CELLS, color, flag, p4};
 use super::pattern::Pattern;
 use super::tables::{LMR_DEPTHS, LMR_MOVES, Tables};
+use crate::search::smp::Team;
 use crate::search::{
     Bound, Clock, EVAL_LIMIT, History, Killers, Limits, PvTable, WIN, WIN_THRESHOLD, from_tt, to_tt,
 };
@@ -57,6 +58,18 @@ const QUIESCENCE_DELTA: i32 = 2_000;
 const FAIL_HIGH_MARGIN: i32 = 30;
 const FAIL_HIGH_BIAS: i32 = 18;
 const FAIL_HIGH_THREAT: i32 = 170;
+/// With helpers, nodes with at least this much depth left put off a move
+/// another thread is searching (see [`crate::search::smp`]); nearer the
+/// leaves a move costs less than the bookkeeping.
+pub(super) const DEFER_DEPTH: i32 = 3;
+
+/// The key under which a thread marks the move to `child` (a position's
+/// hash) searched from a node `depth` plies from the leaves: the busy
+/// table reads its high bits, so the hash and depth are mixed into them.
+#[inline]
+pub(super) fn busy_key(child: u64, depth: i32) -> u64 {
+    (child ^ (depth as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)).wrapping_mul(0xBF58_476D_1CE4_E5B9)
+}
 
 /// Per ply of the path being searched.
 #[derive(Clone, Copy, Debug, Default)]
@@ -104,6 +117,11 @@ pub struct Engine<'a> {
     /// Move-count pruning: how many moves a node searches at each depth,
     /// without and with an improving evaluation.
     move_counts: [[usize; 2]; LMR_DEPTHS],
+    /// The other threads of the search, when it has helpers: moves one of
+    /// them is searching are put off (`None` with one thread).
+    pub(super) team: Option<&'a Team>,
+    /// Per ply, the moves put off there.
+    deferred: Vec<Vec<(usize, Cell)>>,
 }
 
 /// How a node's move generation went.
@@ -143,6 +161,8 @@ impl<'a> Engine<'a> {
             pv: PvTable::new(MAX_PLY),
             stack: vec![Frame::default(); MAX_PLY + 2],
             move_counts,
+            team: None,
+            deferred: (0..MAX_PLY).map(|_| Vec::new()).collect(),
         }
     }
 
@@ -535,15 +555,43 @@ impl<'a> Engine<'a> {
             self.move_counts[(depth as usize).min(LMR_DEPTHS - 1)][usize::from(improving)];
         let mut move_count = 0;
         self.searched[ply].clear();
-        for &(_, mv) in moves.iter() {
-            move_count += 1;
+        // With helpers, a move another thread is searching waits until the
+        // others are done (the first move never does).
+        let defer = self.team.filter(|_| depth >= DEFER_DEPTH);
+        let mut deferred = std::mem::take(&mut self.deferred[ply]);
+        deferred.clear();
+        let mut next = 0;
+        loop {
+            let first_pass = next < moves.len();
+            let mv = if let Some(&(_, mv)) = moves.get(next) {
+                move_count += 1;
+                mv
+            } else if let Some(&(count, mv)) = deferred.get(next - moves.len()) {
+                // Its place in the order, for the reductions.
+                move_count = count;
+                mv
+            } else {
+                break;
+            };
+            next += 1;
             let mine = self.b.info(mv, me).p4;
             let theirs = self.b.info(mv, opp).p4;
             if best > -WIN_THRESHOLD {
                 if move_count > move_limit {
+                    if first_pass && !deferred.is_empty() {
+                        next = moves.len();
+                        continue;
+                    }
                     break;
                 }
                 if depth < TRIVIAL_DEPTH && mine == p4::NONE && theirs == p4::NONE {
+                    continue;
+                }
+            }
+            let busy_key = defer.map(|_| busy_key(self.b.hash_after(mv, me), depth));
+            if let (Some(team), Some(key)) = (defer, busy_key) {
+                if first_pass && move_count > 1 && team.is_busy(key) {
+                    deferred.push((move_count, mv));
                     continue;
                 }
             }
@@ -556,6 +604,7 @@ impl<'a> Engine<'a> {
                     new_depth += 1;
                 }
             }
+            let _busy = defer.zip(busy_key).map(|(team, key)| team.enter(key));
             self.enter(ply, mv);
             self.b.play(mv);
             let mut score = -INF;
@@ -604,6 +653,7 @@ impl<'a> Engine<'a> {
             }
         }
         self.move_bufs[ply] = moves;
+        self.deferred[ply] = deferred;
         if self.aborted {
             return 0;
         }

@@ -1,12 +1,20 @@
 //! The gomoku search at the root: threat-space search first (an immediate
 //! win, VCF for both sides, VCT within part of the budget), then iterative
 //! deepening over the candidates the threats leave, and the answer.
+//!
+//! With helpers, the first one runs the root VCT while the main thread
+//! runs the VCF searches and starts the main search; every helper then
+//! searches the main thread's iteration beside it, the threads splitting
+//! the work by putting off moves another one is searching
+//! ([`crate::search::smp`]).
 
-use std::time::Instant;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use super::Gomoku;
 use super::board::{Cell, color, flag};
-use super::engine::{Engine, INF, MAX_PLY};
+use super::engine::{DEFER_DEPTH, Engine, INF, MAX_PLY, busy_key};
 use super::tables::{LMR_DEPTHS, LMR_MOVES, Tables};
 use crate::search::smp::{self, Team};
 use crate::search::{Limits, Proof, ReportBuilder, WIN, WIN_THRESHOLD, Workspace};
@@ -42,6 +50,56 @@ struct RootResult {
     depth: u32,
     pv: Vec<Cell>,
     stopped: Stopped,
+}
+
+/// A VCT's plies, first move and line.
+type Vct = Option<(u32, Cell, Vec<Cell>)>;
+
+/// What the threads of one search hand each other at the root: with
+/// helpers, the first one runs the root VCT while the main thread runs the
+/// VCF searches, and all of them wait for the main thread's root moves.
+#[derive(Default)]
+struct RootShare {
+    /// Taken by the thread that runs the root VCT (the main thread's, when
+    /// no helper took it first).
+    vct_taken: AtomicBool,
+    vct: OnceLock<Vct>,
+    roots: OnceLock<Vec<Cell>>,
+}
+
+impl RootShare {
+    /// Whether the caller is the one to run the root VCT.
+    fn take_vct(&self) -> bool {
+        !self.vct_taken.swap(true, Ordering::Relaxed)
+    }
+
+    /// Whether a VCT another thread runs has found a win.
+    fn vct_won(&self) -> bool {
+        self.vct.get().is_some_and(Option::is_some)
+    }
+}
+
+/// Sets the VCT's result to none if its thread leaves without one (a
+/// panic), so that the main thread never waits for it in vain.
+struct VctGuard<'s>(&'s OnceLock<Vct>);
+
+impl Drop for VctGuard<'_> {
+    fn drop(&mut self) {
+        let _ = self.0.set(None);
+    }
+}
+
+/// Waits, polling, until `slot` is set or `stopped` says to give up.
+fn wait_for<T>(slot: &OnceLock<T>, stopped: impl Fn() -> bool) -> Option<&T> {
+    loop {
+        if let Some(v) = slot.get() {
+            return Some(v);
+        }
+        if stopped() {
+            return None;
+        }
+        std::thread::sleep(Duration::from_micros(100));
+    }
 }
 
 impl Engine<'_> {
@@ -128,8 +186,31 @@ impl Engine<'_> {
             .collect();
         let mut iter_best = None;
         let mut best = -INF;
-        for (i, entry) in order.iter_mut().enumerate() {
+        // With helpers, a root move another thread is searching waits
+        // until the others are done, as inside the tree.
+        let defer = self.team.filter(|_| depth as i32 >= DEFER_DEPTH);
+        let mut deferred = Vec::new();
+        let mut next = 0;
+        loop {
+            let i = if next < order.len() {
+                next
+            } else if let Some(&i) = deferred.get(next - order.len()) {
+                i
+            } else {
+                break;
+            };
+            let first_pass = next < order.len();
+            next += 1;
+            let entry = &mut order[i];
             let mv = entry.1;
+            let key = busy_key(self.b.hash_after(mv, me), depth as i32);
+            if let Some(team) = defer {
+                if first_pass && i > 0 && team.is_busy(key) {
+                    deferred.push(i);
+                    continue;
+                }
+            }
+            let _busy = defer.map(|team| team.enter(key));
             self.stack[0].static_eval = self.evaluate();
             self.enter(0, mv);
             self.b.play(mv);
@@ -193,7 +274,7 @@ impl Engine<'_> {
 
     /// Iterative deepening PVS over `roots`, as the main thread of the
     /// search (`team` hears the depths it starts).
-    fn root_search(&mut self, roots: &[Cell], team: &Team) -> RootResult {
+    fn root_search(&mut self, roots: &[Cell], team: &Team, share: &RootShare) -> RootResult {
         let mut order = self.root_order(roots);
         let mut result = RootResult {
             best: order[0].1,
@@ -285,6 +366,10 @@ impl Engine<'_> {
                 result.stopped = Stopped::Proven;
                 break;
             }
+            // A helper's VCT proved a win: that is the answer.
+            if share.vct_won() {
+                break;
+            }
             if depth < max_depth {
                 let settled = order.len() == 1
                     || (stable >= STABLE_ITERATIONS && result.score >= last_score - SCORE_DROP);
@@ -297,17 +382,18 @@ impl Engine<'_> {
         result
     }
 
-    /// A helper thread of the main search over `roots` (helper `id` of
-    /// `team`): full-window iterations ahead of the main thread, each in
-    /// the order the last one's scores give, on the shared table, until
-    /// stopped or past the deepest depth. Its nodes go to `team`.
-    fn help(&mut self, roots: &[Cell], id: usize, team: &Team) {
+    /// A helper thread of the main search over `roots`: full-window
+    /// iterations at the main thread's depth on the shared table, each in
+    /// the order the last one's scores give, the work split with the other
+    /// threads by putting off the moves they are searching; until stopped
+    /// or past the deepest depth. Its nodes from here go to `team`.
+    fn help(&mut self, roots: &[Cell], team: &Team) {
         let mut order = self.root_order(roots);
         let max_depth = self.clock.limits().depth.clamp(1, MAX_PLY as u32 - 8);
         let mut done = 0;
-        let mut counted = 0;
+        let mut counted = self.nodes;
         loop {
-            let depth = team.helper_depth(id, done);
+            let depth = team.shared_depth(done);
             if depth > max_depth {
                 break;
             }
@@ -320,6 +406,33 @@ impl Engine<'_> {
             let best = found.map_or(order[0].1, |f| f.0);
             order.sort_by(|a, b| (b.1 == best).cmp(&(a.1 == best)).then(b.0.cmp(&a.0)));
             done = depth;
+        }
+    }
+
+    /// The root VCT within its share of the budget.
+    fn vct_phase(&mut self, me: usize) -> Vct {
+        self.start_phase(0.12, ROOT_VCT_NODES);
+        let vct = self.root_vct(me, ROOT_VCT_DEPTH);
+        self.end_phase();
+        vct
+    }
+
+    /// A helper of the search from `board`: the first one runs the root
+    /// VCT if the main thread has not, then every one helps the main
+    /// search once the main thread has chosen the root moves.
+    fn root_helper(&mut self, id: usize, team: &'_ Team, share: &RootShare) {
+        if id == 1 && share.take_vct() {
+            let guard = VctGuard(&share.vct);
+            let me = color(self.b.side_to_move());
+            let vct = self.vct_phase(me);
+            let _ = share.vct.set(vct);
+            drop(guard);
+            team.add_nodes(self.nodes);
+        }
+        self.aborted = false;
+        let limits = self.clock.limits();
+        if let Some(roots) = wait_for(&share.roots, || limits.stop.is_stopped()) {
+            self.help(roots, team);
         }
     }
 }
@@ -372,92 +485,149 @@ pub fn search(pos: &Gomoku, limits: &Limits, ws: &mut Workspace) -> SearchReport
     if let Some(c) = engine.b.first_win_point(me) {
         return proven_win(report, c, &[c], 1, 1);
     }
-    // 2. Our own VCF.
-    engine.start_phase(0.1, ROOT_VCF_NODES);
-    let own_vcf = engine.root_vcf(me);
-    engine.end_phase();
-    if let Some((plies, first)) = own_vcf {
-        let pv = engine.vcf_line(me, plies);
-        return proven_win(report, first, &pv, plies, engine.nodes);
+    let centre = engine.b.cell(pos.size() / 2, pos.size() / 2);
+    let started = report.started();
+    // Helpers, if any, join here: the first runs the root VCT beside the
+    // main thread's VCF searches, then all search the main tree with it.
+    let share = RootShare::default();
+    let board = engine.b.clone();
+    let (outcome, helper_nodes) = smp::with_helpers(
+        limits,
+        |id, limits, team| {
+            let mut helper = Engine::new(board.clone(), tables, limits);
+            helper.team = Some(team);
+            helper.root_helper(id, team, &share);
+        },
+        |team| {
+            let mut engine = engine;
+            if team.has_helpers() {
+                engine.team = Some(team);
+            }
+            let outcome = engine.threats_then_search(&legal, centre, started, team, &share);
+            (outcome, engine.nodes)
+        },
+    );
+    let (outcome, nodes) = outcome;
+    let nodes = nodes + helper_nodes;
+    match outcome {
+        Outcome::Proven(plies, first, pv) => proven_win(report, first, &pv, plies, nodes),
+        Outcome::Searched(result) => found(report, result.best, &result.pv)
+            .score(result.score)
+            .depth(result.depth)
+            .nodes(nodes)
+            .stopped(result.stopped)
+            .build(),
     }
-    // 3. The opponent's threats decide which moves are worth searching.
-    let mut roots = legal.clone();
-    let opp_fours = {
-        let mut v = Vec::new();
-        engine.b.win_points(1 - me, &mut v);
-        v
-    };
-    if opp_fours.is_empty() {
-        engine.start_phase(0.08, ROOT_OPP_VCF_NODES);
-        let opp_vcf = engine.root_vcf(1 - me);
-        if opp_vcf.is_some() && !engine.aborted {
-            let defended = engine.vcf_defences(me, &legal);
-            if !defended.is_empty() {
-                roots = defended;
+}
+
+/// How the search of a position ended: a threat search proved a win
+/// (plies, first move, line), or the main search answered.
+enum Outcome {
+    Proven(u32, Cell, Vec<Cell>),
+    Searched(RootResult),
+}
+
+impl Engine<'_> {
+    /// The main thread's search among the `legal` moves, after the
+    /// obvious answers: the threat searches (the root VCT on a helper when
+    /// one takes it), then alpha-beta over the candidates they leave.
+    fn threats_then_search(
+        &mut self,
+        legal: &[Cell],
+        centre: Cell,
+        started: Instant,
+        team: &Team,
+        share: &RootShare,
+    ) -> Outcome {
+        let me = color(self.b.side_to_move());
+        // 2. Our own VCF.
+        self.start_phase(0.1, ROOT_VCF_NODES);
+        let own_vcf = self.root_vcf(me);
+        self.end_phase();
+        if let Some((plies, first)) = own_vcf {
+            let pv = self.vcf_line(me, plies);
+            return Outcome::Proven(plies, first, pv);
+        }
+        // 3. The opponent's threats decide which moves are worth searching.
+        let mut roots = legal.to_vec();
+        let opp_fours = {
+            let mut v = Vec::new();
+            self.b.win_points(1 - me, &mut v);
+            v
+        };
+        if opp_fours.is_empty() {
+            self.start_phase(0.08, ROOT_OPP_VCF_NODES);
+            let opp_vcf = self.root_vcf(1 - me);
+            if opp_vcf.is_some() && !self.aborted {
+                let defended = self.vcf_defences(me, legal);
+                if !defended.is_empty() {
+                    roots = defended;
+                }
+            }
+            self.end_phase();
+        }
+        // 4. Our VCT, within a share of the budget (unless a helper runs
+        // it meanwhile).
+        let own_vct = !self.aborted && share.take_vct();
+        if own_vct {
+            let vct = self.vct_phase(me);
+            let _ = share.vct.set(vct.clone());
+            if let Some((plies, first, pv)) = vct {
+                return Outcome::Proven(plies, first, pv);
             }
         }
-        engine.end_phase();
-    }
-    // 4. Our VCT, within a share of the budget.
-    if !engine.aborted {
-        engine.start_phase(0.12, ROOT_VCT_NODES);
-        let vct = engine.root_vct(me, ROOT_VCT_DEPTH);
-        engine.end_phase();
-        if let Some((plies, first, pv)) = vct {
-            return proven_win(report, first, &pv, plies, engine.nodes);
-        }
-    }
-    tracing::trace!(
-        duration_ms = report.started().elapsed().as_millis() as u64,
-        search.nodes = engine.nodes,
-        "gomoku root threat search done"
-    );
-    // 5. Alpha-beta over the candidates (the root keeps every legal move
-    // near the stones, or all of them on an empty board).
-    engine.aborted = false;
-    let near: Vec<Cell> = roots
-        .iter()
-        .copied()
-        .filter(|&c| engine.b.near(c) > 0)
-        .collect();
-    let roots = if near.is_empty() {
-        let centre = engine.b.cell(pos.size() / 2, pos.size() / 2);
-        if engine.b.is_empty(centre) {
-            vec![centre]
-        } else {
-            roots
-        }
-    } else if near.len() < roots.len() && opp_fours.is_empty() && roots.len() == legal.len() {
-        near
-    } else {
-        roots
-    };
-    // Facing an open three, only its blocks and our own fours answer it
-    // (as inside the tree).
-    let roots = if opp_fours.is_empty() && engine.b.flag_count(1 - me, flag::OPEN_FOUR) > 0 {
-        let answers: Vec<Cell> = roots
+        let helper_vct = !own_vct && share.vct_taken.load(Ordering::Relaxed);
+        tracing::trace!(
+            duration_ms = started.elapsed().as_millis() as u64,
+            search.nodes = self.nodes,
+            "gomoku root threat search done"
+        );
+        // 5. Alpha-beta over the candidates (the root keeps every legal
+        // move near the stones, or all of them on an empty board).
+        self.aborted = false;
+        let near: Vec<Cell> = roots
             .iter()
             .copied()
-            .filter(|&c| {
-                engine.b.info(c, 1 - me).flags & flag::FOUR != 0
-                    || engine.b.info(c, me).flags & flag::FOUR != 0
-            })
+            .filter(|&c| self.b.near(c) > 0)
             .collect();
-        if answers.is_empty() { roots } else { answers }
-    } else {
-        roots
-    };
-    // Helpers, if any, join here: the threat searches before are short.
-    let board = engine.b.clone();
-    let (result, helper_nodes) = smp::with_helpers(
-        limits,
-        |id, limits, team| Engine::new(board.clone(), tables, limits).help(&roots, id, team),
-        |team| engine.root_search(&roots, team),
-    );
-    found(report, result.best, &result.pv)
-        .score(result.score)
-        .depth(result.depth)
-        .nodes(engine.nodes + helper_nodes)
-        .stopped(result.stopped)
-        .build()
+        let roots = if near.is_empty() {
+            if self.b.is_empty(centre) {
+                vec![centre]
+            } else {
+                roots
+            }
+        } else if near.len() < roots.len() && opp_fours.is_empty() && roots.len() == legal.len() {
+            near
+        } else {
+            roots
+        };
+        // Facing an open three, only its blocks and our own fours answer
+        // it (as inside the tree).
+        let roots = if opp_fours.is_empty() && self.b.flag_count(1 - me, flag::OPEN_FOUR) > 0 {
+            let answers: Vec<Cell> = roots
+                .iter()
+                .copied()
+                .filter(|&c| {
+                    self.b.info(c, 1 - me).flags & flag::FOUR != 0
+                        || self.b.info(c, me).flags & flag::FOUR != 0
+                })
+                .collect();
+            if answers.is_empty() { roots } else { answers }
+        } else {
+            roots
+        };
+        let roots = share.roots.get_or_init(|| roots);
+        let result = self.root_search(roots, team, share);
+        // A VCT a helper runs decides if it proves a win: wait for it (it
+        // keeps to its own share of the budget).
+        if helper_vct {
+            let limits = self.clock.limits();
+            if let Some(Some((plies, first, pv))) =
+                wait_for(&share.vct, || limits.stop.is_stopped())
+            {
+                return Outcome::Proven(*plies, *first, pv.clone());
+            }
+        }
+        Outcome::Searched(result)
+    }
 }
