@@ -1,17 +1,16 @@
-//! Lazy SMP: one search run by several threads of the same request. The
-//! calling thread is the main one: it runs the search as it would alone,
-//! decides the answer and reports the depths it completes. Helpers search
-//! the same root at other depths (most a ply deeper than the main thread)
-//! and share its transposition table, so that the main thread finds what
-//! they proved; they answer nothing themselves. Each thread keeps its own
-//! scratch (killers, histories, stacks).
+//! One search run by several threads of the same request. The calling
+//! thread is the main one: it runs the search as it would alone, decides
+//! the answer and reports the depths it completes. Helpers search the same
+//! root at the main thread's depth ([`Team::shared_depth`]) and share its
+//! transposition table, so that the main thread finds what they proved;
+//! they answer nothing themselves. Each thread keeps its own scratch
+//! (killers, histories, stacks).
 //!
-//! Threads that search the same depth split the work by deferring (the
-//! simplified ABDADA of Tom Kerrigan): a thread about to search a move
-//! that another thread of the team is searching now puts it after its
-//! other moves, and takes it up only when those are done, by which time
-//! the other thread's result is usually in the table ([`Team::is_busy`],
-//! [`Team::enter`]).
+//! The threads split the work by deferring (the simplified ABDADA of Tom
+//! Kerrigan): a thread about to search a move that another thread of the
+//! team is searching now puts it after its other moves, and takes it up
+//! only when those are done, by which time the other thread's result is
+//! usually in the table ([`Team::is_busy`], [`Team::enter`], [`Walk`]).
 //!
 //! A search with helpers is not reproducible: which thread stores an entry
 //! first depends on timing, so the same request may get another move.
@@ -54,14 +53,6 @@ impl Team {
         self.depth.load(Relaxed)
     }
 
-    /// The depth helper `id` (from 1) searches next, after completing
-    /// `done` plies: most go a ply beyond the main thread, every second
-    /// one two plies, so they fill the table ahead of it.
-    pub fn helper_depth(&self, id: usize, done: u32) -> u32 {
-        let ahead = 1 + (id as u32 + 1) % 2;
-        (done + 1).max(self.main_depth() + ahead)
-    }
-
     /// The depth a helper that splits the main thread's work searches
     /// next, after completing `done` plies: the main thread's depth, or a
     /// ply beyond what it completed when it is ahead.
@@ -93,7 +84,7 @@ impl Team {
 
     #[inline]
     fn slot(&self, key: u64) -> Option<&AtomicU64> {
-        // The high bits: engines' keys pick table buckets by the low ones.
+        // The high bits, which every key mixes well (see `is_busy`).
         let index = (key >> 40) as usize & (BUSY_SLOTS - 1);
         self.busy.get(index)
     }
@@ -285,13 +276,13 @@ mod tests {
                 assert!(team.has_helpers());
                 team.start_depth(4);
                 (
-                    team.helper_depth(1, 0),
-                    team.helper_depth(2, 0),
-                    team.helper_depth(1, 7),
+                    team.shared_depth(0),
+                    team.shared_depth(3),
+                    team.shared_depth(7),
                 )
             },
         );
-        assert_eq!(answer, (5, 6, 8));
+        assert_eq!(answer, (4, 4, 8));
         assert_eq!(nodes, 1 + 2);
         assert!(
             !limits.stop.is_stopped(),
