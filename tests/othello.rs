@@ -8,6 +8,7 @@ use gameai::games::othello::solver::{EndgameTable, Solver, minimax};
 use gameai::games::othello::{Othello, PASS, patterns};
 use gameai::games::{GameKind, Player, PositionSpec, Status, Stopped};
 use gameai::search::{Limits, Outcome, Workspace};
+use gameai::vocabulary::{ProvenView, SearchReport};
 
 #[path = "common/ffo.rs"]
 mod ffo;
@@ -22,6 +23,26 @@ fn perft_from_the_start_matches_the_known_counts() {
     for (depth, &count) in expected.iter().enumerate() {
         assert_eq!(perft(p, o, depth as u32), count, "depth {depth}");
     }
+}
+
+/// Asserts that `report` solved `ffo` exactly, with its score and one of
+/// its best moves; answers the proof.
+fn assert_solved(ffo: &ffo::Ffo, report: &SearchReport) -> ProvenView {
+    let proven = report.proven.expect("solved exactly");
+    assert_eq!(
+        proven.disc_diff,
+        Some(ffo.best_score),
+        "FFO #{}",
+        ffo.number
+    );
+    assert!(
+        ffo.best_moves.contains(&report.best_move.notation),
+        "FFO #{}: {} is not among {:?}",
+        ffo.number,
+        report.best_move.notation,
+        ffo.best_moves
+    );
+    proven
 }
 
 #[test]
@@ -39,20 +60,7 @@ fn the_solver_solves_ffo_1_to_19() {
         };
         let pos = GameKind::Othello.parse(&spec).expect("a valid position");
         let report = pos.search(&Limits::depth(60), &mut ws);
-        let proven = report.proven.expect("solved exactly");
-        assert_eq!(
-            proven.disc_diff,
-            Some(ffo.best_score),
-            "FFO #{}",
-            ffo.number
-        );
-        assert!(
-            ffo.best_moves.contains(&report.best_move.notation),
-            "FFO #{}: {} is not among {:?}",
-            ffo.number,
-            report.best_move.notation,
-            ffo.best_moves
-        );
+        let proven = assert_solved(&ffo, &report);
         assert_eq!(report.stopped, Stopped::Proven);
         // The line is a legal game to the end, and plies count it.
         let mut line = ffo.pos;
@@ -488,18 +496,7 @@ fn two_threads_solve_ffo_1_to_19_and_search_the_midgame_to_its_depth() {
     let limits = Limits::depth(60).with_threads(2);
     for ffo in problems {
         let report = gameai::games::othello::search::search(&ffo.pos, &limits, &mut ws);
-        let proven = report.proven.expect("solved exactly");
-        assert_eq!(
-            proven.disc_diff,
-            Some(ffo.best_score),
-            "FFO #{}",
-            ffo.number
-        );
-        assert!(
-            ffo.best_moves.contains(&report.best_move.notation),
-            "FFO #{}",
-            ffo.number
-        );
+        assert_solved(&ffo, &report);
     }
     // A middle game: the main thread reaches the depth asked for, with a
     // legal move.
