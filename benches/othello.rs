@@ -15,7 +15,8 @@
 //! shows the depth the default one-second search reaches in a few openings.
 //! `threads [D] [search|solve]` times the service's search at one thread and at two on
 //! the same positions: the 24 midgame positions to depth D (default 10)
-//! and FFO #40–#49 solved.
+//! and FFO #40–#49 solved; `repeat=K` times each midgame position K times
+//! (K rounds over them), so that the median is over K times the ratios.
 //!
 //! Each FFO row gives wall time and the CPU time the process spent: on a
 //! shared machine the wall time includes waiting for a core, the CPU time
@@ -156,9 +157,14 @@ fn main() {
             .iter()
             .find_map(|a| a.parse::<u32>().ok())
             .unwrap_or(10);
+        let repeat = args
+            .iter()
+            .find_map(|a| a.strip_prefix("repeat=")?.parse::<usize>().ok())
+            .unwrap_or(1);
         // `search` or `solve` alone runs only that half.
         threads(
             depth,
+            repeat,
             !has("solve") || has("search"),
             !has("search") || has("solve"),
         );
@@ -447,14 +453,18 @@ fn midgame() {
 }
 
 /// One thread against two: the 24 midgame positions searched to `depth`
-/// by the service's search (ok: the depth reached), and FFO #40–#49
-/// solved (ok: the right score).
-fn threads(depth: u32, search_half: bool, solve_half: bool) {
+/// by the service's search (ok: the depth reached), `repeat` rounds over
+/// them, and FFO #40–#49 solved (ok: the right score).
+fn threads(depth: u32, repeat: usize, search_half: bool, solve_half: bool) {
     let mut ws = Workspace::default();
     if search_half {
+        let positions = bench_positions();
+        let rounds: Vec<_> = (0..repeat)
+            .flat_map(|_| positions.iter().cloned())
+            .collect();
         threads::compare(
             &format!("Othello midgame, depth {depth}"),
-            &bench_positions(),
+            &rounds,
             |pos| format!("{} empties", pos.empties()),
             |pos, threads| {
                 let limits = Limits::depth(depth).with_threads(threads);
