@@ -55,8 +55,11 @@ pub const DISC: i32 = patterns::SCALE * PATTERN_WEIGHT;
 /// From this depth on, moves are also ordered by the evaluation of the
 /// position after them.
 const ORDER_EVAL_DEPTH: u32 = 3;
-/// From this depth on, moves are ordered by a shallow search of the
-/// position after them: one ply, and one more every three plies of depth.
+/// From this depth on, at nodes with an open window, moves are ordered by
+/// a shallow search of the position after them: one ply, and one more
+/// every three plies of depth. Null-window nodes, most of the tree, order
+/// by the evaluation alone: to depth 14 the searches cost more than their
+/// order saved (27.3 M nodes against 38.3 M on the bench positions).
 const ORDER_SEARCH_DEPTH: u32 = 6;
 /// The evaluation's weight in the ordering key, where one opponent reply
 /// counts 16: a divisor of search units.
@@ -419,16 +422,44 @@ impl<'a> Midgame<'a> {
             }
         }
 
-        let mut list: ArrayVec<(i32, u8, u64), 40> = ArrayVec::new();
-        for sq in Squares(m) {
+        let alpha_orig = alpha;
+        let mut best = -INF;
+        let mut best_move = PASS;
+        let team = self.team.filter(|_| depth >= DEFER_DEPTH);
+        // The table's move first, before the others are ordered: when it
+        // cuts, ordering them would have been wasted.
+        let tt_first = tt_move != PASS && m >> tt_move & 1 != 0;
+        if tt_first {
+            let sq = tt_move as usize;
             let f = flips_on::<V3>(p, o, sq);
-            let key = if sq as Move == tt_move {
-                i32::MIN
-            } else {
+            let (np, no) = (o & !f, p | f | 1 << sq);
+            let _busy = team
+                .filter(|team| team.has_helpers())
+                .map(|team| team.enter(busy_key(np, no, depth - 1)));
+            best = -self.search::<V3>(np, no, depth - 1, -beta, -alpha);
+            if self.aborted {
+                return 0;
+            }
+            best_move = sq as u8;
+            alpha = alpha.max(best);
+        }
+
+        // The other moves, unless the table's move cut.
+        let rest = if alpha >= beta {
+            0
+        } else if tt_first {
+            m & !(1 << tt_move)
+        } else {
+            m
+        };
+        let mut list: ArrayVec<(i32, u8, u64), 40> = ArrayVec::new();
+        for sq in Squares(rest) {
+            let f = flips_on::<V3>(p, o, sq);
+            let key = {
                 let (np, no) = (o & !f, p | f | 1 << sq);
                 let replies = weighted_mobility(moves_on::<V3>(np, no)) as i32;
                 let mut key = replies * 16 - SQUARE_BONUS[sq] - ((CORNERS >> sq) & 1) as i32 * 64;
-                if depth >= ORDER_SEARCH_DEPTH {
+                if depth >= ORDER_SEARCH_DEPTH && beta - alpha_orig > 1 {
                     // The opponent's view of the position after the move,
                     // searched a little.
                     let shallow = (depth - ORDER_SEARCH_DEPTH) / 3 + 1;
@@ -443,18 +474,14 @@ impl<'a> Midgame<'a> {
         }
         list.sort_unstable_by_key(|e| e.0);
 
-        let alpha_orig = alpha;
-        let mut best = -INF;
-        let mut best_move = list[0].1;
-        let team = self.team.filter(|_| depth >= DEFER_DEPTH);
-        let mut walk = Walk::new(team, list.len());
+        let mut walk = Walk::new(team, list.len()).after_first(tt_first);
         while let Some(i) = walk.next() {
             let (_, sq, f) = list[i];
             let (np, no) = (o & !f, p | f | 1 << sq);
             let Some(_busy) = walk.enter(i, || busy_key(np, no, depth - 1)) else {
                 continue;
             };
-            let score = if i == 0 {
+            let score = if i == 0 && !tt_first {
                 -self.search::<V3>(np, no, depth - 1, -beta, -alpha)
             } else {
                 let probe = -self.search::<V3>(np, no, depth - 1, -alpha - 1, -alpha);
