@@ -100,7 +100,7 @@ fn game_examples(method: &str, path: &str) -> Option<Vec<GameExample>> {
                 request: json!({"game": "othello", "moves": "f5 d6", "depth": 8}),
                 answer: json!({
                     "best_move": {"row": 2, "col": 2, "notation": "c3"}, "score": 4,
-                    "proven": null, "depth": 8, "nodes": 4222, "time_ms": 1, "nps": 4222000,
+                    "proven": null, "depth": 8, "nodes": 4089, "time_ms": 1, "nps": 4089000,
                     "pv": ["c3", "f4", "f3", "g3", "g4", "e3", "e2"],
                     "stopped": "depth", "to_move": "X", "source": "search"
                 }),
