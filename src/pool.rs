@@ -460,7 +460,9 @@ mod tests {
             let pool = pool.clone();
             async move { pool.run(move |_, _| hold_rx.recv().is_ok()).await }
         });
-        while pool.busy() == 0 {
+        // Admitted, not merely busy: the worker may still count itself
+        // busy with the first task after its answer came.
+        while pool.in_flight() == 0 {
             tokio::time::sleep(Duration::from_millis(1)).await;
         }
         assert_eq!(pool.run(|_, _| ()).await, Err(PoolError::Overloaded));
@@ -556,7 +558,8 @@ mod tests {
                 let _ = pool.run(move |_, _| hold_rx.recv()).await;
             }
         });
-        while pool.busy() == 0 {
+        // Admitted and taken from the queue by the worker.
+        while pool.in_flight() == 0 || pool.queued() > 0 || pool.busy() == 0 {
             tokio::time::sleep(Duration::from_millis(1)).await;
         }
         (hold_tx, running)
