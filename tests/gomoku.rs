@@ -420,6 +420,17 @@ fn tactic(size: usize, xs: &[&str], os: &[&str], rules: &str) -> Position {
     })
 }
 
+/// Black's double three: h8 makes open threes on row 8 and column h, a
+/// win in five that only a threat search sees (unless `rules` forbid it).
+fn double_three(size: usize, rules: &str) -> Position {
+    tactic(
+        size,
+        &["f8", "g8", "h6", "h7"],
+        &["a1", "c1", "a3", "m14"],
+        rules,
+    )
+}
+
 #[test]
 fn hand_made_tactics_on_15_and_20() {
     for size in [15usize, 20] {
@@ -460,12 +471,7 @@ fn hand_made_tactics_on_15_and_20() {
         assert_eq!(r.best_move.notation, "f8", "{size}: four-three");
         // Double three (freestyle): h8 makes open threes on row 8 and
         // column h; only a threat search sees the win in five.
-        let pos = tactic(
-            size,
-            &["f8", "g8", "h6", "h7"],
-            &["a1", "c1", "a3", "m14"],
-            "freestyle",
-        );
+        let pos = double_three(size, "freestyle");
         let r = search(&pos, 1, None);
         let proven = r.proven.expect("a double three is a forced win");
         assert_eq!(proven.result, Outcome::Win, "{size}");
@@ -497,12 +503,7 @@ fn hand_made_tactics_on_15_and_20() {
 #[test]
 fn renju_black_never_plays_a_forbidden_point() {
     // The double three that wins under freestyle is forbidden for black.
-    let pos = tactic(
-        15,
-        &["f8", "g8", "h6", "h7"],
-        &["a1", "c1", "a3", "m14"],
-        "renju",
-    );
+    let pos = double_three(15, "renju");
     assert_eq!(pos.describe().forbidden, ["h8"]);
     let r = search(&pos, 4, Some(1000));
     assert_ne!(r.best_move.notation, "h8");
@@ -688,12 +689,7 @@ fn two_threads_answer_the_win_a_helper_s_threat_search_proves() {
     // The double three of `hand_made_tactics_on_15_and_20`: only the VCT
     // sees the win, and with a helper the helper runs it while the main
     // thread searches; the answer must still be the proof.
-    let pos = tactic(
-        15,
-        &["f8", "g8", "h6", "h7"],
-        &["a1", "c1", "a3", "m14"],
-        "freestyle",
-    );
+    let pos = double_three(15, "freestyle");
     let mut timed = Limits::depth(gomoku::MAX_DEPTH).with_threads(2);
     timed.deadline = Some(Instant::now() + Duration::from_millis(500));
     for limits in [
