@@ -588,12 +588,14 @@ impl<'a> Engine<'a> {
                     continue;
                 }
             }
-            let busy_key = defer.map(|_| busy_key(self.b.hash_after(mv, me), depth));
-            if let (Some(team), Some(key)) = (defer, busy_key) {
-                if first_pass && move_count > 1 && team.is_busy(key) {
-                    deferred.push((move_count, mv));
-                    continue;
-                }
+            let busy = defer.map(|team| (team, busy_key(self.b.hash_after(mv, me), depth)));
+            if let Some((team, key)) = busy
+                && first_pass
+                && move_count > 1
+                && team.is_busy(key)
+            {
+                deferred.push((move_count, mv));
+                continue;
             }
             let important = mine >= p4::DOUBLE_TWO || theirs >= p4::THREE;
             let mut new_depth = depth - 1;
@@ -604,7 +606,7 @@ impl<'a> Engine<'a> {
                     new_depth += 1;
                 }
             }
-            let _busy = defer.zip(busy_key).map(|(team, key)| team.enter(key));
+            let _busy = busy.map(|(team, key)| team.enter(key));
             self.enter(ply, mv);
             self.b.play(mv);
             let mut score = -INF;
