@@ -12,7 +12,7 @@ moves, its evaluation turned into a probability by the engine's own scale
 position where a side has five in a row to make is skipped (the fit skips
 it too), as is one the engine answers without a search report.
 
-    python3 examples/gomoku_engine_evals.py ENGINE NODES STRIDE[+OFFSET] LANE LANES GAMES OUT [COUNT]
+    python3 examples/gomoku_engine_evals.py [--rule RULE] ENGINE NODES STRIDE[+OFFSET] LANE LANES GAMES OUT [COUNT]
 
 takes the games of GAMES (gzip-compressed when its name ends in .gz)
 whose index modulo LANES is LANE and, in each, the positions after the
@@ -21,10 +21,12 @@ random opening whose ply is congruent to the game's index plus OFFSET
 modulo STRIDE,
 searched with NODES nodes (INFO max_node) on one thread in one engine
 process, appending to OUT until it holds COUNT positions (all of them
-without COUNT); positions OUT already holds are not searched again, so
-an interrupted run resumes where it stopped (with a fresh engine, whose
-table starts empty, so the scores after that point may differ a little
-from an uninterrupted run's).
+without COUNT), under RULE (freestyle, the default, standard or renju:
+the engine is told the rule, and a position where a side has a five to
+make under it is skipped); positions OUT already holds are not searched
+again, so an interrupted run resumes where it stopped (with a fresh
+engine, whose table starts empty, so the scores after that point may
+differ a little from an uninterrupted run's).
 """
 import gzip
 import math
@@ -93,13 +95,16 @@ def positions(line, index, stride, offset, rule):
 
 
 def main():
-    if len(sys.argv) not in (8, 9):
+    args = sys.argv[1:]
+    rule = "freestyle"
+    if args[:1] == ["--rule"] and len(args) > 1:
+        rule, args = args[1], args[2:]
+    if len(args) not in (7, 8) or rule not in games.RULES:
         sys.exit(__doc__)
-    program, nodes, stride, lane, lanes, source, out = sys.argv[1:8]
+    program, nodes, stride, lane, lanes, source, out = args[:7]
     stride, _, offset = stride.partition("+")
     stride, offset, lane, lanes = int(stride), int(offset or 0), int(lane), int(lanes)
-    count = int(sys.argv[8]) if len(sys.argv) == 9 else None
-    rule = "freestyle"
+    count = int(args[7]) if len(args) == 8 else None
     scored = games.complete_lines(out)
     done = {" ".join(line.split()[2:]) for line in scored}
     held = len(scored)

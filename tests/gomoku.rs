@@ -585,50 +585,61 @@ fn beats_the_seeds_ai() {
 }
 
 /// The match bench's balanced openings (`examples/gomoku_openings.rs`,
-/// `benches/gomoku-openings-freestyle.jsonl`): two hundred distinct
-/// openings of three to six legal stones with no open three for either
-/// side, and the first few even by the search that chose them (depth 14,
-/// within 100 of zero, not proven).
+/// `benches/gomoku-openings-freestyle.jsonl` and `-renju.jsonl`): two
+/// hundred distinct openings of three to six legal stones with no open
+/// three for either side, and the first few even by the search that chose
+/// them (depth 14, within 100 of zero, not proven).
 #[test]
 fn the_match_openings_are_distinct_quiet_and_even() {
     use gameai::games::Game;
     use gameai::games::gomoku::board::{color, flag};
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/benches/gomoku-openings-freestyle.jsonl"
-    );
-    let text = std::fs::read_to_string(path).expect("the openings file");
-    let mut seen = std::collections::HashSet::new();
+    let files = [
+        (
+            Rules::Freestyle,
+            include_str!("../benches/gomoku-openings-freestyle.jsonl"),
+        ),
+        (
+            Rules::Renju,
+            include_str!("../benches/gomoku-openings-renju.jsonl"),
+        ),
+    ];
     let mut ws = Workspace::default();
-    for (i, line) in text.lines().enumerate() {
-        let v: Value = serde_json::from_str(line).expect("a JSON line");
-        assert_eq!(v["id"], format!("B{}", i + 1));
-        let moves = strings(&v["moves"]);
-        assert!((3..=6).contains(&moves.len()), "{moves:?}");
-        let mut pos = gomoku::Gomoku::new(15, Rules::Freestyle);
-        for m in &moves {
-            pos.play_notation(m).expect("a legal opening move");
+    for (rules, text) in files {
+        let mut seen = std::collections::HashSet::new();
+        for (i, line) in text.lines().enumerate() {
+            let v: Value = serde_json::from_str(line).expect("a JSON line");
+            assert_eq!(v["id"], format!("B{}", i + 1));
+            let moves = strings(&v["moves"]);
+            assert!((3..=6).contains(&moves.len()), "{moves:?}");
+            let mut pos = gomoku::Gomoku::new(15, rules);
+            for m in &moves {
+                pos.play_notation(m).expect("a legal opening move");
+            }
+            let mut stones: [Vec<String>; 2] = [Vec::new(), Vec::new()];
+            for (k, m) in moves.iter().enumerate() {
+                stones[k % 2].push(m.clone());
+            }
+            stones.iter_mut().for_each(|s| s.sort());
+            assert!(seen.insert(stones), "{moves:?} twice");
+            for p in [Player::X, Player::O] {
+                assert_eq!(
+                    pos.board.flag_count(color(p), flag::OPEN_FOUR),
+                    0,
+                    "{rules:?} {moves:?}"
+                );
+            }
+            if i < 3 {
+                let report = pos.search(&Limits::depth(14), &mut ws);
+                assert!(report.proven.is_none(), "{rules:?} {moves:?}");
+                assert!(
+                    report.score.abs() <= 100,
+                    "{rules:?} {moves:?}: {}",
+                    report.score
+                );
+            }
         }
-        let mut stones: [Vec<String>; 2] = [Vec::new(), Vec::new()];
-        for (k, m) in moves.iter().enumerate() {
-            stones[k % 2].push(m.clone());
-        }
-        stones.iter_mut().for_each(|s| s.sort());
-        assert!(seen.insert(stones), "{moves:?} twice");
-        for p in [Player::X, Player::O] {
-            assert_eq!(
-                pos.board.flag_count(color(p), flag::OPEN_FOUR),
-                0,
-                "{moves:?}"
-            );
-        }
-        if i < 3 {
-            let report = pos.search(&Limits::depth(14), &mut ws);
-            assert!(report.proven.is_none(), "{moves:?}");
-            assert!(report.score.abs() <= 100, "{moves:?}: {}", report.score);
-        }
+        assert_eq!(seen.len(), 200, "{rules:?}");
     }
-    assert_eq!(seen.len(), 200);
 }
 
 /// A search with no deadline gets the same answer, node for node, on a
