@@ -1,5 +1,5 @@
 //! One search's clock: it reads the stop flag, the deadline and the node
-//! budget every [`Clock::INTERVAL`] nodes, and judges whether another
+//! budget once every [`Clock::INTERVAL`] nodes, and judges whether another
 //! iteration of iterative deepening can still finish in time.
 //!
 //! Reading the time costs more than a node of the cheaper engines, so no
@@ -22,6 +22,8 @@ pub struct Clock<'a> {
     /// nodes for one phase); its end stops the stage, not the search.
     stage_deadline: Option<Instant>,
     stage_nodes: u64,
+    /// The interval (node count / [`Clock::INTERVAL`]) of the last reading.
+    read_in: u64,
 }
 
 impl<'a> Clock<'a> {
@@ -36,6 +38,7 @@ impl<'a> Clock<'a> {
             armed: true,
             stage_deadline: None,
             stage_nodes: u64::MAX,
+            read_in: 0,
         }
     }
 
@@ -52,16 +55,19 @@ impl<'a> Clock<'a> {
         self.armed
     }
 
-    /// Is it time to read the limits, with `nodes` nodes counted?
-    #[inline(always)]
-    pub fn due(nodes: u64) -> bool {
-        nodes & (Self::INTERVAL - 1) == 0
-    }
-
-    /// Must the search stop, after `nodes` nodes (read every interval)?
+    /// Must the search stop, after `nodes` nodes? Reads the limits once
+    /// the count enters a new interval: at every multiple of the interval
+    /// when the count grows by one a call, and no later than the next call
+    /// when a search counts several nodes at once (leaves in a loop), so a
+    /// stop is heard within about an interval however the nodes are counted.
     #[inline]
-    pub fn poll(&self, nodes: u64) -> bool {
-        Self::due(nodes) && self.expired(nodes)
+    pub fn poll(&mut self, nodes: u64) -> bool {
+        let interval = nodes / Self::INTERVAL;
+        if interval == self.read_in {
+            return false;
+        }
+        self.read_in = interval;
+        self.expired(nodes)
     }
 
     /// Must the search stop now, after `nodes` nodes? Reads the time.
@@ -142,9 +148,13 @@ mod tests {
     fn polls_read_the_limits_once_an_interval() {
         let mut limits = Limits::depth(3);
         limits.nodes = Some(1);
-        let clock = Clock::new(&limits);
-        assert!(!clock.poll(Clock::INTERVAL + 1));
-        assert!(clock.poll(Clock::INTERVAL * 2));
+        let mut clock = Clock::new(&limits);
+        assert!(!clock.poll(Clock::INTERVAL - 1));
+        assert!(clock.poll(Clock::INTERVAL));
+        assert!(!clock.poll(Clock::INTERVAL + 1), "read once an interval");
+        // Counted several at a time, the count skips the multiple: the
+        // limits are read all the same.
+        assert!(clock.poll(Clock::INTERVAL * 2 + 5));
     }
 
     #[test]

@@ -328,7 +328,7 @@ impl<'a> Solver<'a> {
 
     #[inline]
     fn poll(&mut self) {
-        if let Some(clock) = &self.clock {
+        if let Some(clock) = &mut self.clock {
             self.aborted |= clock.poll(self.nodes);
         }
         if let Some(probes) = self.probes {

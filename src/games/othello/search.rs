@@ -350,10 +350,10 @@ fn deepen(
 /// two threads split each search by deferring what the other is on.
 fn help(pos: &Othello, tables: &Tables, shared: &Shared, limits: &Limits, team: &Team) {
     let (p, o) = pos.player_opponent();
-    let deepest = limits
-        .depth
-        .clamp(1, MAX_DEPTH)
-        .min(pos.empties().saturating_sub(1));
+    let max_depth = limits.depth.clamp(1, MAX_DEPTH);
+    let deepest = max_depth.min(pos.empties().saturating_sub(1));
+    // The main thread solves only a search deep enough to reach the end.
+    let may_solve = max_depth >= pos.empties();
     let midgame = limits.stop.child();
     if let Ok(mut flags) = shared.midgame.lock() {
         flags.push(midgame.clone());
@@ -366,8 +366,13 @@ fn help(pos: &Othello, tables: &Tables, shared: &Shared, limits: &Limits, team: 
     while !shared.solving() && !limits.expired() {
         let depth = team.shared_depth(done);
         if depth > deepest {
-            // Nothing deeper to search: wait for the solve, if one comes.
-            std::thread::sleep(std::time::Duration::from_millis(1));
+            if !may_solve {
+                // Nothing left to help with: leave at once, so that the
+                // main thread's answer never waits on this thread.
+                return;
+            }
+            // Wait for the solve.
+            std::thread::sleep(std::time::Duration::from_micros(100));
             continue;
         }
         let Ok(order) = shared.order.lock().map(|o| o.clone()) else {
