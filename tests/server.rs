@@ -215,3 +215,106 @@ async fn the_healthcheck_subcommand_asks_the_configured_address() {
     let status = healthcheck(&format!("127.0.0.1:{port}"));
     assert_eq!(status.code(), Some(1), "nothing listens any more");
 }
+
+/// Reads one gauge of `/metrics`.
+async fn gauge(client: &reqwest::Client, server: &Server, name: &str) -> Option<f64> {
+    let text = client
+        .get(server.url("/metrics"))
+        .send()
+        .await
+        .ok()?
+        .text()
+        .await
+        .ok()?;
+    text.lines()
+        .find_map(|line| line.strip_prefix(name)?.trim().parse().ok())
+}
+
+#[tokio::test]
+async fn a_two_thread_search_holds_both_workers_and_the_next_one_waits() {
+    let server = Server::start(&[("GAMEAI_WORKERS", "2"), ("GAMEAI_QUEUE", "1")]);
+    let client = reqwest::Client::new();
+    let limits: Value = client
+        .get(server.url("/v1/limits"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(limits["max_threads"], 2, "the cap is the number of workers");
+
+    let mut over = long_search(100);
+    over["threads"] = json!(3);
+    let reply = client
+        .post(server.url("/v1/search"))
+        .json(&over)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(reply.status(), 422);
+    let problem: Value = reply.json().await.unwrap();
+    let detail = problem["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("between 1 and 2") && detail.contains("GAMEAI_MAX_THREADS"),
+        "the refusal names the cap: {detail}"
+    );
+
+    let mut team = long_search(2_000);
+    team["threads"] = json!(2);
+    let started = std::time::Instant::now();
+    let team = tokio::spawn({
+        let (client, url) = (client.clone(), server.url("/v1/search"));
+        async move {
+            let reply = client.post(url).json(&team).send().await.unwrap();
+            let status = reply.status();
+            (
+                status,
+                reply.json::<Value>().await.unwrap(),
+                started.elapsed(),
+            )
+        }
+    });
+    while gauge(&client, &server, "gameai_pool_workers_busy").await != Some(2.0) {
+        assert!(
+            started.elapsed() < Duration::from_millis(1_500),
+            "the two-thread search holds both workers"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+
+    // One more search waits for a worker rather than running on a third
+    // thread; the next finds the queue full.
+    let quick = json!({"game": "tictactoe", "moves": []});
+    let waiting = tokio::spawn({
+        let (client, url, quick) = (client.clone(), server.url("/v1/search"), quick.clone());
+        async move {
+            let reply = client.post(url).json(&quick).send().await.unwrap();
+            (reply.status(), started.elapsed())
+        }
+    });
+    while gauge(&client, &server, "gameai_pool_queue_length").await != Some(1.0) {
+        assert!(
+            started.elapsed() < Duration::from_millis(1_800),
+            "the single search waits in the queue"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let shed = client
+        .post(server.url("/v1/search"))
+        .json(&quick)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(shed.status(), 503, "the queue of one is full");
+
+    let (status, body, team_done) = team.await.unwrap();
+    assert_eq!(status, 200, "{body}");
+    assert!(body["nodes"].as_u64().unwrap() > 0);
+    let (status, waited_until) = waiting.await.unwrap();
+    assert_eq!(status, 200);
+    assert!(
+        waited_until >= team_done - Duration::from_millis(100),
+        "the single search ran only once the team let go ({waited_until:?} against {team_done:?})"
+    );
+}
