@@ -49,7 +49,11 @@
 //! IN with the fitted values, in the hand-made units, to OUT.
 //!
 //! `loss` prints a weights file's log-loss on data files, against the
-//! hand-made evaluation's.
+//! hand-made evaluation's: once with the factor that best turns the
+//! hand-made values into log-odds, and once with the weights' own best
+//! factor. The second is the fair comparison for weights fitted in other
+//! units (a fit keeps its starting weights' units, which need not be the
+//! hand-made ones).
 //!
 //! Every command gives the same output for the same arguments on any
 //! machine and with any number of threads.
@@ -134,12 +138,15 @@ fn main() {
             let w = read_weights(&args[2]);
             let samples = read_samples(rules, &args[3..]);
             let hand = eval::hand(rules);
-            let k = best_scale(&samples, &flatten(rules, &hand));
+            let (w, hand) = (flatten(rules, &w), flatten(rules, &hand));
+            let (k, own) = (best_scale(&samples, &hand), best_scale(&samples, &w));
             println!(
-                "{} positions: log-loss {:.4} (hand-made {:.4})",
+                "{} positions: log-loss {:.4} at the hand-made's best scale ({k:.3e} log-odds \
+                 per unit), {:.4} at its own ({own:.3e}); hand-made {:.4}",
                 samples.len(),
-                log_loss(&samples, &flatten(rules, &w), k),
-                log_loss(&samples, &flatten(rules, &hand), k)
+                log_loss(&samples, &w, k),
+                log_loss(&samples, &w, own),
+                log_loss(&samples, &hand, k)
             );
         }
         _ => usage("unknown command"),
