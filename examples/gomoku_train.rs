@@ -5,7 +5,7 @@
 //! ```text
 //! cargo run --release --example gomoku_train -- hand RULE OUT
 //! cargo run --release --example gomoku_train -- selfplay RULE GAMES SEED NODES OUT [WEIGHTS]
-//! cargo run --release --example gomoku_train -- fit RULE OUT [--from WEIGHTS] DATA...
+//! cargo run --release --example gomoku_train -- fit RULE OUT [--from WEIGHTS [--pull P]] DATA...
 //! cargo run --release --example gomoku_train -- order RULE IN OUT DATA...
 //! cargo run --release --example gomoku_train -- loss RULE WEIGHTS DATA...
 //! ```
@@ -32,8 +32,9 @@
 //! expected score for the side to move. The fit starts from the hand-made
 //! weights (or from those of the file WEIGHTS, `--from`), scaled to
 //! log-odds by the one factor that fits them best, and is pulled back
-//! towards them (`PRIOR_PULL`, or `FROM_PULL`), so a combination the games
-//! rarely show keeps its starting value. The fitted log-odds are written
+//! towards them (`PRIOR_PULL`, or `FROM_PULL`, or P given after the
+//! weights), so a combination the games rarely show keeps its starting
+//! value. The fitted log-odds are written
 //! back in the starting weights' units (divided by that factor), so that
 //! the search's margins keep their meaning; the move-ordering values are
 //! the starting weights'. Freestyle and standard fit one table for
@@ -117,6 +118,12 @@ fn main() {
         Some("fit") if args.len() >= 4 => {
             let rules = rules();
             let (start, data, pull) = match &args[3..] {
+                [flag, file, pull, p, data @ ..]
+                    if flag == "--from" && pull == "--pull" && !data.is_empty() =>
+                {
+                    let p = p.parse().unwrap_or_else(|_| usage("P is a number"));
+                    (read_weights(file), data, p)
+                }
                 [flag, file, data @ ..] if flag == "--from" && !data.is_empty() => {
                     (read_weights(file), data, FROM_PULL)
                 }
@@ -157,7 +164,7 @@ fn usage(problem: &str) -> ! {
     eprintln!(
         "{problem}\nusage: gomoku_train hand RULE OUT \
          | selfplay RULE GAMES SEED NODES OUT [WEIGHTS] \
-         | fit RULE OUT [--from WEIGHTS] DATA... | order RULE IN OUT DATA... | loss RULE WEIGHTS DATA..."
+         | fit RULE OUT [--from WEIGHTS [--pull P]] DATA... | order RULE IN OUT DATA... | loss RULE WEIGHTS DATA..."
     );
     std::process::exit(2);
 }
