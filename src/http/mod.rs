@@ -316,6 +316,28 @@ mod tests {
         }
     }
 
+    impl Captured {
+        /// Sends this thread's events up to `level` here while the guard
+        /// lives. Whether a callsite is wanted at all is decided once and
+        /// kept process-wide; while a single subscriber is registered, it
+        /// is decided by the subscriber of whichever thread reaches the
+        /// callsite first, so a test that sends requests without one would
+        /// turn the access log off for the others. An inert subscriber kept
+        /// registered for the whole run makes every callsite ask all the
+        /// registered ones instead; registering this one then decides anew
+        /// for the callsites already seen.
+        fn capture(&self, level: tracing::Level) -> tracing::subscriber::DefaultGuard {
+            static ANCHOR: std::sync::OnceLock<tracing::Dispatch> = std::sync::OnceLock::new();
+            ANCHOR.get_or_init(|| tracing::Dispatch::new(tracing_subscriber::registry()));
+            let subscriber = tracing_subscriber::fmt()
+                .with_writer(self.clone())
+                .with_ansi(false)
+                .with_max_level(level)
+                .finish();
+            tracing::subscriber::set_default(subscriber)
+        }
+    }
+
     impl<'a> MakeWriter<'a> for Captured {
         type Writer = Captured;
         fn make_writer(&'a self) -> Captured {
@@ -335,12 +357,7 @@ mod tests {
     #[test]
     fn an_internal_error_is_logged_once_with_its_cause_and_never_sent() {
         let log = Captured::default();
-        let subscriber = tracing_subscriber::fmt()
-            .with_writer(log.clone())
-            .with_ansi(false)
-            .with_max_level(tracing::Level::INFO)
-            .finish();
-        let _default = tracing::subscriber::set_default(subscriber);
+        let _default = log.capture(tracing::Level::INFO);
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
@@ -414,12 +431,7 @@ mod tests {
 
     fn logged_with(config: Config, level: tracing::Level, paths: &[&str]) -> String {
         let log = Captured::default();
-        let subscriber = tracing_subscriber::fmt()
-            .with_writer(log.clone())
-            .with_ansi(false)
-            .with_max_level(level)
-            .finish();
-        let _default = tracing::subscriber::set_default(subscriber);
+        let _default = log.capture(level);
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
