@@ -517,12 +517,7 @@ mod tests {
         // engines' are: with small keys and values, one entry's key word
         // beside another's data can undo to a third position's key, which
         // the lockless check rules out only for keys that look random.
-        let hash = |n: u64| {
-            let mut z = n.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        };
+        let hash = |n: u64| crate::games::lines::Rng::new(n).next_u64();
         let mut t = Table::<Pair>::with_slots(4);
         t.new_search();
         std::thread::scope(|s| {
