@@ -99,9 +99,9 @@ fn game_examples(method: &str, path: &str) -> Option<Vec<GameExample>> {
                 summary: "Othello, 8 plies deep",
                 request: json!({"game": "othello", "moves": "f5 d6", "depth": 8}),
                 answer: json!({
-                    "best_move": {"row": 2, "col": 2, "notation": "c3"}, "score": 4,
-                    "proven": null, "depth": 8, "nodes": 4089, "time_ms": 1, "nps": 4089000,
-                    "pv": ["c3", "f4", "f3", "g3", "g4", "e3", "e2"],
+                    "best_move": {"row": 3, "col": 2, "notation": "c4"}, "score": 8,
+                    "proven": null, "depth": 8, "nodes": 12891, "time_ms": 1, "nps": 12891000,
+                    "pv": ["c4", "b3", "b4", "d3", "c3", "f3", "c2"],
                     "stopped": "depth", "to_move": "X", "source": "search"
                 }),
             },
