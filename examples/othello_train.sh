@@ -23,15 +23,16 @@ train=target/release/examples/othello_train
 # shellcheck source=examples/common/step.sh
 source examples/common/step.sh
 
+generations=${GENERATIONS:-3}
 step g0.txt selfplay 100000 10 @OUT hand 4
 step w1.bin fit @OUT "$work/g0.txt"
 last=w1.bin
-if [ "${GENERATIONS:-3}" -ge 2 ]; then
+if [ "$generations" -ge 2 ]; then
   step g1.txt selfplay 60000 11 @OUT "$work/w1.bin" 4
   step w2.bin fit @OUT "$work/g0.txt" "$work/g1.txt"
   last=w2.bin
 fi
-if [ "${GENERATIONS:-3}" -ge 3 ]; then
+if [ "$generations" -ge 3 ]; then
   # Six blocks of 10,000 games (seeds 31-36), each resumable on its own.
   g2=()
   for seed in 31 32 33 34 35 36; do
