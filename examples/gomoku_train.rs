@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run --release --example gomoku_train -- hand RULE OUT
-//! cargo run --release --example gomoku_train -- selfplay RULE GAMES SEED NODES OUT [WEIGHTS]
+//! cargo run --release --example gomoku_train -- selfplay RULE GAMES SEED NODES OUT [WEIGHTS] [--openings FILE]
 //! cargo run --release --example gomoku_train -- fit RULE OUT [--from WEIGHTS [--pull P]] DATA...
 //! cargo run --release --example gomoku_train -- order RULE IN OUT DATA...
 //! cargo run --release --example gomoku_train -- loss RULE WEIGHTS DATA...
@@ -18,7 +18,11 @@
 //! committed weights or on those of the file WEIGHTS. A line per game: the
 //! result (`X`, `O` or `D`), the number of random stones, the moves. A
 //! node-limited search does not look at the clock, so the file depends on
-//! the arguments (and the weights) alone.
+//! the arguments (and the weights) alone. With `--openings FILE` (one
+//! opening a line, its moves in the service's notation) game `i` starts
+//! from the file's opening `i` modulo their count, then one or two stones
+//! dropped at random within two cells of the centre, all of them counted
+//! as the opening.
 //!
 //! `fit` reads such files and fits the weights by logistic regression: every
 //! position after the random stones where neither side has a five to make
@@ -100,18 +104,27 @@ fn main() {
             std::fs::write(&args[2], eval::write(&eval::hand(rules())))
                 .expect("cannot write the weights");
         }
-        Some("selfplay") if (6..=7).contains(&args.len()) => {
+        Some("selfplay") if args.len() >= 6 => {
             let rules = rules();
             let games: usize = args[2].parse().expect("GAMES is a number");
             let seed: u64 = args[3].parse().expect("SEED is a number");
             let nodes: u64 = args[4].parse().expect("NODES is a number");
-            if let Some(file) = args.get(6) {
+            let (weights, openings) = match &args[6..] {
+                [] => (None, Vec::new()),
+                [file] => (Some(file), Vec::new()),
+                [flag, list] if flag == "--openings" => (None, read_openings(list)),
+                [file, flag, list] if flag == "--openings" => (Some(file), read_openings(list)),
+                _ => usage("selfplay takes WEIGHTS and --openings FILE after OUT"),
+            };
+            if let Some(file) = weights {
                 install(rules, file);
             }
             let ids: Vec<usize> = (0..games).collect();
             let mut workspaces = parallel::per_core(Workspace::default);
             let lines = parallel::map_in_order(&ids, &mut workspaces, |ws, _, &game| {
-                self_play(rules, seed, game, nodes, ws)
+                let opening =
+                    (!openings.is_empty()).then(|| openings[game % openings.len()].as_str());
+                self_play(rules, seed, game, nodes, opening, ws)
             });
             std::fs::write(&args[5], lines.concat()).expect("cannot write the games");
         }
@@ -163,7 +176,7 @@ fn main() {
 fn usage(problem: &str) -> ! {
     eprintln!(
         "{problem}\nusage: gomoku_train hand RULE OUT \
-         | selfplay RULE GAMES SEED NODES OUT [WEIGHTS] \
+         | selfplay RULE GAMES SEED NODES OUT [WEIGHTS] [--openings FILE] \
          | fit RULE OUT [--from WEIGHTS [--pull P]] DATA... | order RULE IN OUT DATA... | loss RULE WEIGHTS DATA..."
     );
     std::process::exit(2);
@@ -183,12 +196,47 @@ fn read_weights(file: &str) -> Box<Weights> {
     eval::read(&bytes).unwrap_or_else(|| usage("the weights file does not fit"))
 }
 
-/// One self-play game as a line of the games file.
-fn self_play(rules: Rules, seed: u64, game: usize, nodes: u64, ws: &mut Workspace) -> String {
+/// The openings of a file, one a line (blank lines skipped).
+fn read_openings(file: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(file).expect("cannot read the openings");
+    let openings: Vec<String> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(String::from)
+        .collect();
+    if openings.is_empty() {
+        usage("the openings file holds no opening");
+    }
+    openings
+}
+
+/// One self-play game as a line of the games file: from `opening` and one
+/// or two random stones when given, else from random stones alone.
+fn self_play(
+    rules: Rules,
+    seed: u64,
+    game: usize,
+    nodes: u64,
+    opening: Option<&str>,
+    ws: &mut Workspace,
+) -> String {
     let mut rng = gomoku_stones::game_rng(seed, game);
     let mut pos = Gomoku::new(SIZE, rules);
-    let opening = 2 + rng.below(MAX_OPENING - 1);
-    let mut moves = gomoku_stones::drop_stones(&mut pos, opening, OPENING_REACH, &mut rng);
+    let mut moves: Vec<String> = Vec::new();
+    let (count, reach) = match opening {
+        Some(line) => {
+            for name in line.split_whitespace() {
+                pos.play_notation(name)
+                    .unwrap_or_else(|_| usage(&format!("opening move {name} is not legal")));
+                moves.push(name.to_string());
+            }
+            (1 + rng.below(2), 2)
+        }
+        None => (2 + rng.below(MAX_OPENING - 1), OPENING_REACH),
+    };
+    moves.extend(gomoku_stones::drop_stones(&mut pos, count, reach, &mut rng));
+    let opening = moves.len();
     let limits = Limits {
         nodes: Some(nodes),
         ..Limits::depth(MAX_DEPTH)
@@ -202,6 +250,10 @@ fn self_play(rules: Rules, seed: u64, game: usize, nodes: u64, ws: &mut Workspac
         }
         let report = pos.search(&limits, ws);
         let name = report.best_move.notation;
+        // Renju black left with nothing it may play passes: a draw.
+        if name == "pass" {
+            break 'D';
+        }
         pos.play_notation(&name)
             .expect("the engine's move is legal");
         moves.push(name);
