@@ -43,24 +43,12 @@ train=target/release/examples/gomoku_train
 # shellcheck source=examples/common/step.sh
 source examples/common/step.sh
 
-# score GAMES STRIDE NAME [COUNT...]: four scorers side by side, lane L
-# writing $work/NAME-L.txt and stopping at the Lth COUNT (with none, at
-# the end of its games).
-score() {
-  local games=$1 stride=$2 name=$3 lane p
-  shift 3
-  local scorers=()
-  for lane in 0 1 2 3; do
-    python3 examples/gomoku_engine_evals.py "$engine" 50000 "$stride" "$lane" 4 \
-      "$games" "$work/$name-$lane.txt" "${@:lane+1:1}" &
-    scorers+=($!)
-  done
-  for p in "${scorers[@]}"; do wait "$p"; done
-}
+# shellcheck source=examples/common/score.sh
+source examples/common/score.sh
 
 # Every third position of the standard recipe's games, each lane stopped
 # where the first run was.
-score target/gomoku-rapfi-standard/rapfi-train.txt 3 scored 20119 20222 20286 20207
+score freestyle target/gomoku-rapfi-standard/rapfi-train.txt 3 scored 20119 20222 20286 20207
 
 # Then the positions of our own games: every fifth of the 5,332 freestyle
 # games in examples/data/gomoku-match-games.txt.gz (gomoku_match_games.py
@@ -68,7 +56,7 @@ score target/gomoku-rapfi-standard/rapfi-train.txt 3 scored 20119 20222 20286 20
 # the service against classical Rapfi, and builds of it against each
 # other), scored the same way to the end (45,055 positions, about 27
 # minutes).
-score examples/data/gomoku-match-games.txt.gz 5 match
+score freestyle examples/data/gomoku-match-games.txt.gz 5 match
 
 # Then more of our games: every second position of the 759 games in
 # examples/data/gomoku-match-games-2.txt.gz (the records of the matches
@@ -76,8 +64,8 @@ score examples/data/gomoku-match-games.txt.gz 5 match
 # build before; gomoku_match_games.py --except the first file), and the
 # first file's positions two plies after the ones above (every fifth from
 # offset 2).
-score examples/data/gomoku-match-games-2.txt.gz 2 match2
-score examples/data/gomoku-match-games.txt.gz 5+2 matchb
+score freestyle examples/data/gomoku-match-games-2.txt.gz 2 match2
+score freestyle examples/data/gomoku-match-games.txt.gz 5+2 matchb
 
 step freestyle-w.bin fit freestyle @OUT --from target/gomoku-rapfi/freestyle-w.bin \
   "$work"/scored-{0..3}.txt "$work"/{match,match2,matchb}-{0..3}.txt

@@ -40,6 +40,8 @@ train=target/release/examples/gomoku_train
 
 # shellcheck source=examples/common/step.sh
 source examples/common/step.sh
+# shellcheck source=examples/common/score.sh
+source examples/common/score.sh
 
 if [ ! -s "$work/games.txt" ]; then
   for b in 0 1 2 3 4 5 6 7; do
@@ -48,13 +50,7 @@ if [ ! -s "$work/games.txt" ]; then
   mv "$work/games.part" "$work/games.txt"
 fi
 
-scorers=()
-for lane in 0 1 2 3; do
-  python3 examples/gomoku_engine_evals.py --rule "$rule" "$engine" 50000 2 "$lane" 4 \
-    "$work/games.txt" "$work/scored-$lane.txt" &
-  scorers+=($!)
-done
-for p in "${scorers[@]}"; do wait "$p"; done
+score "$rule" "$work/games.txt" 2 scored
 
 step "$rule-w.bin" fit "$rule" @OUT --from "$games/$rule-w.bin" "$work"/scored-{0..3}.txt
 cp "$work/$rule-w.bin" "src/games/gomoku/eval-$rule.bin"

@@ -51,6 +51,8 @@ pull=3e-3
 
 # shellcheck source=examples/common/step.sh
 source examples/common/step.sh
+# shellcheck source=examples/common/score.sh
+source examples/common/score.sh
 
 extra=()
 player=$start
@@ -96,13 +98,7 @@ h8 i7 f10
 EOF
 step canonical-games.txt selfplay "$rule" 1500 41 30000 @OUT "$player" --openings "$work/canonical.txt"
 
-scorers=()
-for lane in 0 1 2 3; do
-  python3 examples/gomoku_engine_evals.py --rule "$rule" "$engine" 50000 2 "$lane" 4 \
-    "$work/canonical-games.txt" "$work/canonical-scored-$lane.txt" &
-  scorers+=($!)
-done
-for p in "${scorers[@]}"; do wait "$p"; done
+score "$rule" "$work/canonical-games.txt" 2 canonical-scored
 
 step "$rule-w.bin" fit "$rule" @OUT --from "$start" --pull "$pull" \
   "${extra[@]}" "$work"/canonical-scored-{0..3}.txt
