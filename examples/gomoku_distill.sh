@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Makes the freestyle evaluation (src/games/gomoku/eval-freestyle.bin) by
+# Makes the freestyle evaluation (src/games/gomoku/eval-freestyle.bin, which
+# standard plays with too) by
 # refining the weights fitted to Rapfi's games (examples/gomoku_rapfi_train.sh)
 # on positions Rapfi scored: every third position of the standard recipe's
 # games (gomoku_rapfi_train.sh PBRAIN standard; the rules differ only on
@@ -32,8 +33,7 @@ cd "$(dirname "$0")/.."
 work=${2:-target/gomoku-distill}
 
 # The starting weights and the games: both recipes skip what they have
-# made already, and each copies its weights into the source tree, which
-# this recipe's own then replaces for freestyle.
+# made already.
 bash examples/gomoku_rapfi_train.sh "$engine" freestyle
 bash examples/gomoku_rapfi_train.sh "$engine" standard
 mkdir -p "$work"

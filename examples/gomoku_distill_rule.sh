@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Refines a rule set's evaluation (src/games/gomoku/eval-RULE.bin) the way
+# Refines a rule set's evaluation (WORKDIR/RULE-w.bin, the layout of
+# src/games/gomoku/eval-RULE.bin; renju's is refined further by
+# examples/gomoku_refine_canonical.sh, which copies its own) the way
 # examples/gomoku_distill.sh refined freestyle's: on positions classical
 # Rapfi scored under that rule. The positions are every second one after
 # the random opening of Rapfi's own games under the rule
@@ -53,4 +55,3 @@ fi
 score "$rule" "$work/games.txt" 2 scored
 
 step "$rule-w.bin" fit "$rule" @OUT --from "$games/$rule-w.bin" "$work"/scored-{0..3}.txt
-cp "$work/$rule-w.bin" "src/games/gomoku/eval-$rule.bin"

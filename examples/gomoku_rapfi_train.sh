@@ -17,10 +17,11 @@
 # it stopped (with a fresh engine, whose table starts empty, so the games
 # after that point differ from an uninterrupted run's).
 #
-# Its weights are the committed ones for standard and renju, and the
-# starting point of freestyle's (examples/gomoku_distill.sh refines them on
-# positions Rapfi scored); the README's Rapfi section has the matches that
-# chose them. The script copies them into the source tree.
+# Its weights are where the committed ones start: freestyle's
+# (examples/gomoku_distill.sh refines them on positions Rapfi scored, and
+# standard plays with the result) and renju's
+# (examples/gomoku_distill_rule.sh, then gomoku_refine_canonical.sh). They
+# stay in WORKDIR; the engine page has the matches that chose each step.
 #
 #   bash examples/gomoku_rapfi_train.sh PBRAIN_RAPFI [RULE] [WORKDIR]
 #       (RULE freestyle, standard or renju, default freestyle; WORKDIR
@@ -62,4 +63,3 @@ tail -n $heldout "$work/rapfi-$last.txt" >"$work/rapfi-heldout.txt"
 
 step "$rule-e.bin" fit "$rule" @OUT "$work/rapfi-train.txt"
 step "$rule-w.bin" order "$rule" "$work/$rule-e.bin" @OUT "$work/rapfi-train.txt"
-cp "$work/$rule-w.bin" "src/games/gomoku/eval-$rule.bin"

@@ -8,9 +8,11 @@
 # joined in order), and a step whose output exists is skipped, so an
 # interrupted run resumes where it stopped.
 #
-# Every rule set's committed weights are fitted to Rapfi's games instead
-# (examples/gomoku_rapfi_train.sh, which copies them; freestyle's are then
-# refined on Rapfi's scores, examples/gomoku_distill.sh), so this script
+# The committed weights start from fits to Rapfi's games instead
+# (examples/gomoku_rapfi_train.sh) and are then refined on Rapfi's scores
+# (examples/gomoku_distill.sh, whose freestyle weights standard plays with
+# too, and for renju gomoku_distill_rule.sh and
+# gomoku_refine_canonical.sh), so this script
 # writes into WORKDIR alone: the self-play weights the README compares
 # them with (freestyle only when asked for).
 #

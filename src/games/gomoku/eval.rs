@@ -93,10 +93,14 @@ pub fn threat_mask(count: impl Fn(usize, u8) -> u32) -> usize {
         .fold(0, |m, (i, &b)| m | usize::from(b) << i)
 }
 
-/// The committed weights, one file per rule set.
+/// The committed weights of each rule set. Standard plays with
+/// freestyle's: the rules differ only in overlines, freestyle's weights
+/// were refined on Rapfi's scores of positions that include Rapfi's own
+/// standard games, and standard's own weights (fitted to those games'
+/// outcomes) scored less against Rapfi under standard rules.
 static FILES: [&[u8]; 3] = [
     include_bytes!("eval-freestyle.bin"),
-    include_bytes!("eval-standard.bin"),
+    include_bytes!("eval-freestyle.bin"),
     include_bytes!("eval-renju.bin"),
 ];
 
