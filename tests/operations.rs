@@ -26,15 +26,24 @@ async fn metrics_count_requests_and_searches() {
     .await;
     assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
 
-    let metrics = get(&app, "/metrics").await;
-    assert_eq!(metrics.status, StatusCode::OK);
-    assert!(
-        metrics.headers["content-type"]
-            .to_str()
-            .unwrap()
-            .starts_with("text/plain")
-    );
-    let text = metrics.text;
+    // A worker counts itself busy until just after its answer is sent:
+    // read the metrics until it has gone idle (for at most two seconds).
+    let mut text = String::new();
+    for _ in 0..200 {
+        let metrics = get(&app, "/metrics").await;
+        assert_eq!(metrics.status, StatusCode::OK);
+        assert!(
+            metrics.headers["content-type"]
+                .to_str()
+                .unwrap()
+                .starts_with("text/plain")
+        );
+        text = metrics.text;
+        if text.contains("gameai_pool_workers_busy 0\n") {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
     for needle in [
         r#"gameai_http_requests_total{route="/v1/search",method="POST",status="200"}"#,
         r#"gameai_http_requests_total{route="/v1/search",method="POST",status="422"}"#,
