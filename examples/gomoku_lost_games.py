@@ -50,6 +50,8 @@ def turning_point(engine, record, loser, start):
         texts[ply] = engine.score(moves[:ply])
     # texts[ply] is the evaluation of the side to move after `ply` moves:
     # the loser's at its own turns, the opponent's in between.
+    if not texts:
+        return "none", "no proven turn"
     first = min(texts)
     first_loser = first if first % 2 == side else first + 1
     for ply in range(first_loser, len(moves)):
