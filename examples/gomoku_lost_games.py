@@ -24,6 +24,7 @@ when the engine already proved the loss at the opening's end, or "no
 proven turn" when its evaluation fell without a proof. A summary
 follows. J engine processes (default 1) share the games.
 """
+import argparse
 import json
 import os
 import queue
@@ -70,25 +71,18 @@ def turning_point(engine, record, loser, start):
 
 
 def main():
-    args = sys.argv[1:]
-    name, opening, nodes, deep, jobs = "gameai", 3, 300_000, 0, 1
-    while args[:1] and args[0].startswith("--") and len(args) > 1:
-        flag, value, args = args[0], args[1], args[2:]
-        if flag == "--name":
-            name = value
-        elif flag == "--opening":
-            opening = int(value)
-        elif flag == "--nodes":
-            nodes = int(value)
-        elif flag == "--deep":
-            deep = int(value)
-        elif flag == "--jobs":
-            jobs = max(1, int(value))
-        else:
-            sys.exit(__doc__)
-    if len(args) < 2:
-        sys.exit(__doc__)
-    program, paths = args[0], args[1:]
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--name", default="gameai")
+    parser.add_argument("--opening", type=int, default=3)
+    parser.add_argument("--nodes", type=int, default=300_000)
+    parser.add_argument("--deep", type=int, default=0)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("engine")
+    parser.add_argument("records", nargs="+")
+    a = parser.parse_args()
+    name, opening, nodes, deep, jobs = a.name, a.opening, a.nodes, a.deep, max(1, a.jobs)
+    program, paths = a.engine, a.records
     records = []
     for path in paths:
         with open(path) as f:
